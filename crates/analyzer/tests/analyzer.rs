@@ -1,0 +1,7 @@
+//! The analyzer's integration tests: one binary, one module per area.
+
+mod support {
+    pub mod server;
+}
+
+mod ssrf;
