@@ -1,0 +1,203 @@
+//! Form validation with the spec's per-field messages (SPEC.md §5).
+//!
+//! Every validator returns the list of failing fields in form order; an empty list means valid.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::report::DownloadRequest;
+use crate::site_url::normalize_input;
+
+/// One failing field and the message to show under it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldError {
+    /// The field name as the contract spells it.
+    pub field: String,
+    /// The message.
+    pub message: String,
+}
+
+fn err(field: &str, message: &str) -> FieldError {
+    FieldError {
+        field: field.to_owned(),
+        message: message.to_owned(),
+    }
+}
+
+/// Shared e-mail message (SPEC.md §5).
+pub const EMAIL_MESSAGE: &str = "Please enter a valid email address";
+
+/// Whether `email` is a valid address: the WHATWG "valid e-mail address" syntax
+/// (<https://html.spec.whatwg.org/multipage/input.html#valid-e-mail-address>), plus a dot in the
+/// domain, since a mail to a single-label host never reaches a person.
+pub fn is_valid_email(email: &str) -> bool {
+    let email = email.trim();
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    let local_ok = !local.is_empty()
+        && local
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        });
+    local_ok && domain_ok && email.len() <= 254
+}
+
+/// The lead form (SPEC.md §3): first name, e-mail, website.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LeadForm {
+    /// First name.
+    pub first_name: String,
+    /// E-mail address.
+    pub email: String,
+    /// Website address.
+    pub website_url: String,
+}
+
+/// Validates the lead form.
+pub fn validate_lead(form: &LeadForm) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if form.first_name.trim().is_empty() {
+        errors.push(err("firstName", "Please enter your first name"));
+    }
+    if !is_valid_email(&form.email) {
+        errors.push(err("email", EMAIL_MESSAGE));
+    }
+    if normalize_input(&form.website_url).is_err() {
+        errors.push(err("websiteUrl", "Please enter a valid website URL"));
+    }
+    errors
+}
+
+/// Validates the Download Report form (SPEC.md §5). The report id must be present too.
+pub fn validate_download(form: &DownloadRequest) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if form.report_id.trim().is_empty() {
+        errors.push(err("reportId", "A report id is required"));
+    }
+    if !is_valid_email(&form.email) {
+        errors.push(err("email", EMAIL_MESSAGE));
+    }
+    if form.first_name.trim().is_empty() {
+        errors.push(err("firstName", "First name is required"));
+    }
+    if form.last_name.trim().is_empty() {
+        errors.push(err("lastName", "Last name is required"));
+    }
+    if !form.agree_to_emails {
+        errors.push(err(
+            "agreeToEmails",
+            "You must agree to receive emails to download your report",
+        ));
+    }
+    errors
+}
+
+/// A screenshot comment must be non-blank (SPEC.md §5); the add button is disabled otherwise.
+pub fn is_valid_comment(comment: &str) -> bool {
+    !comment.trim().is_empty()
+}
+
+/// The pricing calculator's inputs (SPEC.md §5, §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CalculatorInput {
+    /// Basic reports a month (minimum 0).
+    pub basic: i64,
+    /// Standard reports a month (minimum 0).
+    pub standard: i64,
+    /// Premium reports a month (minimum 0).
+    pub premium: i64,
+    /// Team members (minimum 1).
+    pub team: i64,
+}
+
+/// Calculator defaults: basic 0, standard 3, premium 1, team 1 (SPEC.md §9).
+pub const CALCULATOR_DEFAULTS: CalculatorInput = CalculatorInput {
+    basic: 0,
+    standard: 3,
+    premium: 1,
+    team: 1,
+};
+
+/// Validates the calculator inputs: report counts at least 0, team members at least 1.
+pub fn validate_calculator(input: &CalculatorInput) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    for (field, value) in [
+        ("basic", input.basic),
+        ("standard", input.standard),
+        ("premium", input.premium),
+    ] {
+        if value < 0 {
+            errors.push(err(field, "Must be 0 or more"));
+        }
+    }
+    if input.team < 1 {
+        errors.push(err("team", "At least 1 team member"));
+    }
+    errors
+}
+
+/// User registration (SPEC.md §3).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Registration {
+    /// First name.
+    pub first_name: String,
+    /// Last name.
+    pub last_name: String,
+    /// E-mail address (unique).
+    pub email: String,
+    /// User name: 3 to 32 letters, digits, hyphens or underscores.
+    pub username: String,
+    /// Password: 8 to 128 characters.
+    pub password: String,
+}
+
+/// Minimum password length; NIST SP 800-63B recommends at least 8.
+pub const PASSWORD_MIN: usize = 8;
+/// Maximum password length, to bound hashing cost.
+pub const PASSWORD_MAX: usize = 128;
+
+/// Validates a registration. The spec gives no texts for these fields, so these follow the
+/// download form's style.
+pub fn validate_registration(form: &Registration) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if form.first_name.trim().is_empty() {
+        errors.push(err("firstName", "First name is required"));
+    }
+    if form.last_name.trim().is_empty() {
+        errors.push(err("lastName", "Last name is required"));
+    }
+    if !is_valid_email(&form.email) {
+        errors.push(err("email", EMAIL_MESSAGE));
+    }
+    let name = form.username.trim();
+    let name_ok = (3..=32).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !name_ok {
+        errors.push(err(
+            "username",
+            "Username must be 3 to 32 letters, digits, hyphens or underscores",
+        ));
+    }
+    let len = form.password.chars().count();
+    if len < PASSWORD_MIN {
+        errors.push(err("password", "Password must be at least 8 characters"));
+    } else if len > PASSWORD_MAX {
+        errors.push(err("password", "Password must be at most 128 characters"));
+    }
+    errors
+}

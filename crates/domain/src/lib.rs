@@ -1,0 +1,16 @@
+//! Sitelens business rules and the report contract.
+//!
+//! Everything a visitor sees computed is written here once and compiled twice: natively into
+//! the server and analyzer, and to WebAssembly (through `crates/domain-wasm`) for the web app.
+//! This crate does no I/O and depends on no async runtime, ORM, HTTP client or wasm crate.
+
+pub mod advice;
+pub mod bindings;
+pub mod commerce;
+pub mod constants;
+pub mod forms;
+pub mod performance;
+pub mod report;
+pub mod score;
+pub mod share;
+pub mod site_url;
