@@ -1,0 +1,81 @@
+//! Opening a database: SQLite (a file or in memory) or PostgreSQL, chosen by the URL.
+
+use std::time::Duration;
+
+use migration::{Migrator, MigratorTrait};
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection};
+
+use crate::error::StoreResult;
+
+/// How long a SQLite connection waits for another connection's write lock before giving up.
+pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Pool size for a SQLite file: WAL lets readers run beside the one writer.
+const SQLITE_FILE_CONNECTIONS: u32 = 8;
+
+/// Default pool size for PostgreSQL.
+const POSTGRES_CONNECTIONS: u32 = 16;
+
+/// Connects to `url` and brings the schema up to date.
+///
+/// Accepted URLs: `sqlite://path/to/file.db` (created when missing), `sqlite::memory:`, and
+/// `postgres://user@host:port/database`.
+pub async fn connect(url: &str) -> StoreResult<DatabaseConnection> {
+    let db = open(url, None).await?;
+    Migrator::up(&db, None).await?;
+    Ok(db)
+}
+
+/// Like [`connect`], with an explicit pool size (ignored for in-memory SQLite, which must
+/// keep exactly one connection).
+pub async fn connect_with_pool_size(
+    url: &str,
+    max_connections: u32,
+) -> StoreResult<DatabaseConnection> {
+    let db = open(url, Some(max_connections)).await?;
+    Migrator::up(&db, None).await?;
+    Ok(db)
+}
+
+/// Opens a pool without running migrations (for tools and migration tests).
+///
+/// SQLite: WAL journal, foreign keys enforced, a busy timeout so concurrent writers wait
+/// instead of failing, `synchronous = NORMAL` (safe with WAL). An in-memory database gets a
+/// pool of one connection that is never closed, because every SQLite connection to
+/// `:memory:` sees its own empty database.
+pub async fn open(url: &str, max_connections: Option<u32>) -> StoreResult<DatabaseConnection> {
+    let mut options = ConnectOptions::new(url.to_owned());
+    options.sqlx_logging(false);
+    if url.starts_with("sqlite:") {
+        let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        let explicit_mode = url.contains("mode=");
+        if in_memory {
+            options
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None);
+        } else {
+            options.max_connections(max_connections.unwrap_or(SQLITE_FILE_CONNECTIONS));
+        }
+        options.map_sqlx_sqlite_opts(move |opts| {
+            let opts = opts
+                .foreign_keys(true)
+                .busy_timeout(SQLITE_BUSY_TIMEOUT)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal);
+            // `sqlite://file.db` without `?mode=` would fail on a fresh install; create it.
+            if explicit_mode {
+                opts
+            } else {
+                opts.create_if_missing(true)
+            }
+        });
+    } else {
+        options
+            .max_connections(max_connections.unwrap_or(POSTGRES_CONNECTIONS))
+            .acquire_timeout(Duration::from_secs(30));
+    }
+    Ok(Database::connect(options).await?)
+}

@@ -1,0 +1,59 @@
+//! A queued, running or finished analysis (ARCHITECTURE.md section 3).
+
+use sea_orm::entity::prelude::*;
+
+/// A row of `analysis_jobs`.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "analysis_jobs")]
+pub struct Model {
+    /// The `id` column.
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    /// The `website_id` column.
+    pub website_id: i64,
+    /// The `url` column.
+    pub url: String,
+    /// The `canonical_url` column.
+    pub canonical_url: String,
+    /// The `status` column.
+    pub status: String,
+    /// The `tier` column.
+    pub tier: String,
+    /// The `requested_pages` column.
+    pub requested_pages: i32,
+    /// The `progress` column.
+    pub progress: i32,
+    /// The `step` column.
+    pub step: Option<String>,
+    /// The `message` column.
+    pub message: Option<String>,
+    /// The `error` column.
+    #[sea_orm(column_type = "Text")]
+    pub error: Option<String>,
+    /// The `attempts` column.
+    pub attempts: i32,
+    /// The `claimed_by` column.
+    pub claimed_by: Option<String>,
+    /// The `heartbeat_at` column.
+    pub heartbeat_at: Option<DateTimeUtc>,
+    /// The `created_at` column.
+    pub created_at: DateTimeUtc,
+    /// The `updated_at` column.
+    pub updated_at: DateTimeUtc,
+    /// The `started_at` column.
+    pub started_at: Option<DateTimeUtc>,
+    /// The `finished_at` column.
+    pub finished_at: Option<DateTimeUtc>,
+    /// The `requester_user_id` column.
+    pub requester_user_id: Option<i64>,
+    /// The `requester_ip` column.
+    pub requester_ip: Option<String>,
+    /// The `result_id` column.
+    pub result_id: Option<Uuid>,
+}
+
+/// No relations are declared: repository functions join explicitly.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,34 @@
+//! An e-mail waiting to be sent, or sent.
+
+use sea_orm::entity::prelude::*;
+
+/// A row of `email_outbox`.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "email_outbox")]
+pub struct Model {
+    /// The `id` column.
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    /// The `to_address` column.
+    pub to_address: String,
+    /// The `subject` column.
+    pub subject: String,
+    /// The `body` column.
+    #[sea_orm(column_type = "Text")]
+    pub body: String,
+    /// The `created_at` column.
+    pub created_at: DateTimeUtc,
+    /// The `sent_at` column.
+    pub sent_at: Option<DateTimeUtc>,
+    /// The `attempts` column.
+    pub attempts: i32,
+    /// The `last_error` column.
+    #[sea_orm(column_type = "Text")]
+    pub last_error: Option<String>,
+}
+
+/// No relations are declared: repository functions join explicitly.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,39 @@
+//! A report requested by e-mail (SPEC.md section 3, email_reports).
+
+use sea_orm::entity::prelude::*;
+
+/// A row of `email_reports`.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "email_reports")]
+pub struct Model {
+    /// The `id` column.
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    /// The `email` column.
+    pub email: String,
+    /// The `first_name` column.
+    pub first_name: String,
+    /// The `last_name` column.
+    pub last_name: Option<String>,
+    /// The `website_url` column.
+    pub website_url: String,
+    /// The `report_type` column.
+    pub report_type: String,
+    /// The `analysis_result_id` column.
+    pub analysis_result_id: Option<Uuid>,
+    /// The `sent_at` column.
+    pub sent_at: Option<DateTimeUtc>,
+    /// The `upgrade_token` column.
+    #[sea_orm(unique)]
+    pub upgrade_token: Option<String>,
+    /// The `agree_to_emails` column.
+    pub agree_to_emails: bool,
+    /// The `created_at` column.
+    pub created_at: DateTimeUtc,
+}
+
+/// No relations are declared: repository functions join explicitly.
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

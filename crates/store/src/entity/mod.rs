@@ -1,0 +1,24 @@
+//! sea-orm entities, one module per table. Columns are SPEC.md section 3's fields in snake_case.
+
+pub mod affiliate_clicks;
+pub mod affiliate_conversions;
+pub mod affiliate_payouts;
+pub mod affiliates;
+pub mod analysis_jobs;
+pub mod analysis_results;
+pub mod api_usage;
+pub mod contact_messages;
+pub mod counters;
+pub mod crawled_pages;
+pub mod credit_ledger;
+pub mod credit_purchases;
+pub mod email_outbox;
+pub mod email_reports;
+pub mod ip_analysis_tracking;
+pub mod ip_daily_usage;
+pub mod page_links;
+pub mod sessions;
+pub mod team_members;
+pub mod users;
+pub mod websites;
+pub mod whitelabel_branding;

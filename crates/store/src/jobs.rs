@@ -1,0 +1,379 @@
+//! The analysis job queue (ARCHITECTURE.md section 3).
+//!
+//! A job is `queued` until a worker claims it (`running`), then `complete` (with a result) or
+//! `failed`. A running job belongs to the worker named in `claimed_by`; every later change by
+//! that worker is guarded by `claimed_by` and `status`, so a worker whose job was taken away
+//! (because it stopped heartbeating) gets [`StoreError::Conflict`] and stops. Progress is stored
+//! on the row, so any web node can tell a late client the latest state.
+
+use chrono::{DateTime, Utc};
+use sea_orm::{DatabaseConnection, DbBackend, EntityTrait, FromQueryResult, Value};
+use uuid::Uuid;
+
+use crate::entity::analysis_jobs;
+use crate::results::{NewResult, insert_result};
+use crate::sql::{exec, now, query_all, query_one};
+use crate::stats::{ANALYSES_COMPLETED, increment};
+use crate::{StoreError, StoreResult, begin_write, websites};
+
+/// How many times a job may be claimed: the first run and one retry after an interruption.
+pub const MAX_JOB_ATTEMPTS: i32 = 2;
+
+/// The error stored on a job that was interrupted [`MAX_JOB_ATTEMPTS`] times.
+pub const INTERRUPTED_TWICE: &str = "the analysis was interrupted twice and has been stopped";
+
+/// Where a job is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobStatus {
+    /// Waiting for a worker.
+    Queued,
+    /// Claimed by a worker.
+    Running,
+    /// Finished with a result.
+    Complete,
+    /// Finished without a result.
+    Failed,
+}
+
+impl JobStatus {
+    /// The value stored in `analysis_jobs.status`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Queued => "queued",
+            JobStatus::Running => "running",
+            JobStatus::Complete => "complete",
+            JobStatus::Failed => "failed",
+        }
+    }
+
+    /// Reads a stored status.
+    pub fn parse(value: &str) -> Option<JobStatus> {
+        match value {
+            "queued" => Some(JobStatus::Queued),
+            "running" => Some(JobStatus::Running),
+            "complete" => Some(JobStatus::Complete),
+            "failed" => Some(JobStatus::Failed),
+            _ => None,
+        }
+    }
+}
+
+impl analysis_jobs::Model {
+    /// The job's status; `None` only if the row holds a value this version does not know.
+    pub fn job_status(&self) -> Option<JobStatus> {
+        JobStatus::parse(&self.status)
+    }
+}
+
+/// The report depth a job was asked for (SPEC.md section 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// One page, free or half a credit.
+    Basic,
+    /// About ten pages, one credit.
+    Standard,
+    /// About twenty pages, white-label, two credits.
+    Premium,
+}
+
+impl Tier {
+    /// The value stored in `analysis_jobs.tier` and `analysis_results.tier`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Basic => "basic",
+            Tier::Standard => "standard",
+            Tier::Premium => "premium",
+        }
+    }
+
+    /// Reads a stored tier.
+    pub fn parse(value: &str) -> Option<Tier> {
+        match value {
+            "basic" => Some(Tier::Basic),
+            "standard" => Some(Tier::Standard),
+            "premium" => Some(Tier::Premium),
+            _ => None,
+        }
+    }
+}
+
+/// An analysis to queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewAnalysis {
+    /// The address as the visitor typed it.
+    pub url: String,
+    /// The normalised address (the website's identity).
+    pub canonical_url: String,
+    /// Report depth.
+    pub tier: Tier,
+    /// Pages to crawl.
+    pub requested_pages: u32,
+    /// The signed-in requester, if any.
+    pub requester_user_id: Option<i64>,
+    /// The requester's address.
+    pub requester_ip: Option<String>,
+}
+
+/// Jobs changed by [`recover_stale_jobs`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// Put back in the queue for another attempt.
+    pub requeued: Vec<Uuid>,
+    /// Failed with [`INTERRUPTED_TWICE`].
+    pub failed: Vec<Uuid>,
+}
+
+/// Counts the analysis on its website (creating the website on first sight) and queues the
+/// job, in one transaction.
+pub async fn enqueue_analysis(
+    db: &DatabaseConnection,
+    analysis: &NewAnalysis,
+) -> StoreResult<analysis_jobs::Model> {
+    let at = now();
+    let id = Uuid::new_v4();
+    let pages = i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX);
+    let txn = begin_write(db).await?;
+    let website = websites::upsert(&txn, &analysis.canonical_url, at).await?;
+    exec(
+        &txn,
+        "INSERT INTO analysis_jobs (id, website_id, url, canonical_url, status, tier, requested_pages, \
+         progress, attempts, created_at, updated_at, requester_user_id, requester_ip) \
+         VALUES (?, ?, ?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)",
+        vec![
+            id.into(),
+            website.id.into(),
+            analysis.url.clone().into(),
+            analysis.canonical_url.clone().into(),
+            analysis.tier.as_str().into(),
+            pages.into(),
+            at.into(),
+            at.into(),
+            Value::from(analysis.requester_user_id),
+            Value::from(analysis.requester_ip.clone()),
+        ],
+    )
+    .await?;
+    let job = analysis_jobs::Entity::find_by_id(id)
+        .one(&txn)
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    txn.commit().await?;
+    Ok(job)
+}
+
+/// The job with this id.
+pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<analysis_jobs::Model> {
+    analysis_jobs::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or(StoreError::NotFound)
+}
+
+/// Claims the oldest queued job for `worker_id`, or returns `None` when the queue is empty.
+///
+/// PostgreSQL picks the row with `FOR UPDATE SKIP LOCKED`, so concurrent workers take
+/// different jobs without waiting on each other. SQLite runs one writer at a time; the
+/// `status = 'queued'` guard on the update makes a second claimant of the same row update
+/// nothing. Either way no job is ever claimed twice.
+pub async fn claim_next_job(
+    db: &DatabaseConnection,
+    worker_id: &str,
+) -> StoreResult<Option<analysis_jobs::Model>> {
+    let at = now();
+    let lock = match db.get_database_backend() {
+        DbBackend::Postgres => " FOR UPDATE SKIP LOCKED",
+        _ => "",
+    };
+    let sql = format!(
+        "UPDATE analysis_jobs SET status = 'running', claimed_by = ?, heartbeat_at = ?, updated_at = ?, \
+         started_at = COALESCE(started_at, ?), attempts = attempts + 1 \
+         WHERE status = 'queued' AND id = (SELECT id FROM analysis_jobs WHERE status = 'queued' \
+         ORDER BY created_at, id LIMIT 1{lock}) \
+         RETURNING *"
+    );
+    let row = query_one(
+        db,
+        &sql,
+        vec![worker_id.into(), at.into(), at.into(), at.into()],
+    )
+    .await?;
+    Ok(row
+        .map(|row| analysis_jobs::Model::from_query_result(&row, ""))
+        .transpose()?)
+}
+
+/// Records that `worker_id` is still working on the job.
+///
+/// Fails with [`StoreError::Conflict`] when the job is no longer this worker's (it was
+/// recovered after a missed heartbeat, or finished): the worker should stop.
+pub async fn heartbeat(db: &DatabaseConnection, job_id: Uuid, worker_id: &str) -> StoreResult<()> {
+    let at = now();
+    let updated = exec(
+        db,
+        "UPDATE analysis_jobs SET heartbeat_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'",
+        vec![at.into(), job_id.into(), worker_id.into()],
+    )
+    .await?;
+    owned(updated.rows_affected())
+}
+
+/// Stores the job's progress (percent 0-100, the current step and a message); it also counts
+/// as a heartbeat. Same ownership rule as [`heartbeat`].
+pub async fn update_progress(
+    db: &DatabaseConnection,
+    job_id: Uuid,
+    worker_id: &str,
+    progress: u8,
+    step: &str,
+    message: &str,
+) -> StoreResult<()> {
+    let at = now();
+    let progress = i32::from(progress.min(100));
+    let updated = exec(
+        db,
+        "UPDATE analysis_jobs SET progress = ?, step = ?, message = ?, heartbeat_at = ?, updated_at = ? \
+         WHERE id = ? AND claimed_by = ? AND status = 'running'",
+        vec![
+            progress.into(),
+            step.into(),
+            message.into(),
+            at.into(),
+            at.into(),
+            job_id.into(),
+            worker_id.into(),
+        ],
+    )
+    .await?;
+    owned(updated.rows_affected())
+}
+
+/// Stores the job's report and marks the job complete, in one transaction; returns the
+/// report's id. Same ownership rule as [`heartbeat`]: a worker that lost the job writes
+/// nothing.
+pub async fn complete_job(
+    db: &DatabaseConnection,
+    job_id: Uuid,
+    worker_id: &str,
+    result: &NewResult,
+) -> StoreResult<Uuid> {
+    let at = now();
+    let txn = begin_write(db).await?;
+    // Take the job first: on SQLite this is the transaction's first write, and on PostgreSQL
+    // it locks the row so a concurrent recovery waits for this commit.
+    let row = query_one(
+        &txn,
+        "UPDATE analysis_jobs SET status = 'complete', progress = 100, step = 'complete', \
+         message = 'Analysis complete', heartbeat_at = ?, updated_at = ?, finished_at = ? \
+         WHERE id = ? AND claimed_by = ? AND status = 'running' \
+         RETURNING website_id, url, tier",
+        vec![
+            at.into(),
+            at.into(),
+            at.into(),
+            job_id.into(),
+            worker_id.into(),
+        ],
+    )
+    .await?;
+    let Some(row) = row else {
+        txn.rollback().await?;
+        return Err(lost());
+    };
+    let website_id: i64 = row.try_get("", "website_id")?;
+    let url: String = row.try_get("", "url")?;
+    let tier: String = row.try_get("", "tier")?;
+    let result_id = insert_result(&txn, website_id, &url, &tier, result).await?;
+    exec(
+        &txn,
+        "UPDATE analysis_jobs SET result_id = ? WHERE id = ?",
+        vec![result_id.into(), job_id.into()],
+    )
+    .await?;
+    increment(&txn, ANALYSES_COMPLETED).await?;
+    txn.commit().await?;
+    Ok(result_id)
+}
+
+/// Marks the job failed with an error message for the visitor. Same ownership rule as
+/// [`heartbeat`].
+pub async fn fail_job(
+    db: &DatabaseConnection,
+    job_id: Uuid,
+    worker_id: &str,
+    error: &str,
+) -> StoreResult<()> {
+    let at = now();
+    let updated = exec(
+        db,
+        "UPDATE analysis_jobs SET status = 'failed', error = ?, heartbeat_at = ?, updated_at = ?, \
+         finished_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'",
+        vec![
+            error.into(),
+            at.into(),
+            at.into(),
+            at.into(),
+            job_id.into(),
+            worker_id.into(),
+        ],
+    )
+    .await?;
+    owned(updated.rows_affected())
+}
+
+/// Recovers running jobs whose last heartbeat is older than `heartbeat_before`: a job claimed
+/// fewer than [`MAX_JOB_ATTEMPTS`] times goes back to the queue; the others fail with
+/// [`INTERRUPTED_TWICE`]. Nothing stays "running" forever.
+///
+/// Run it periodically with `now - heartbeat timeout`; a single-process deployment can run it
+/// at start-up with the start time, since no job of the previous process can still be alive.
+pub async fn recover_stale_jobs(
+    db: &DatabaseConnection,
+    heartbeat_before: DateTime<Utc>,
+) -> StoreResult<Recovery> {
+    let at = now();
+    let failed = query_all(
+        db,
+        "UPDATE analysis_jobs SET status = 'failed', error = ?, message = ?, claimed_by = NULL, \
+         updated_at = ?, finished_at = ? \
+         WHERE status = 'running' AND heartbeat_at < ? AND attempts >= ? RETURNING id",
+        vec![
+            INTERRUPTED_TWICE.into(),
+            INTERRUPTED_TWICE.into(),
+            at.into(),
+            at.into(),
+            heartbeat_before.into(),
+            MAX_JOB_ATTEMPTS.into(),
+        ],
+    )
+    .await?;
+    let requeued = query_all(
+        db,
+        "UPDATE analysis_jobs SET status = 'queued', claimed_by = NULL, heartbeat_at = NULL, \
+         progress = 0, step = NULL, message = 'The analysis was interrupted and will be retried', \
+         updated_at = ? \
+         WHERE status = 'running' AND heartbeat_at < ? AND attempts < ? RETURNING id",
+        vec![at.into(), heartbeat_before.into(), MAX_JOB_ATTEMPTS.into()],
+    )
+    .await?;
+    let ids = |rows: Vec<sea_orm::QueryResult>| -> StoreResult<Vec<Uuid>> {
+        rows.iter()
+            .map(|row| Ok(row.try_get::<Uuid>("", "id")?))
+            .collect()
+    };
+    Ok(Recovery {
+        requeued: ids(requeued)?,
+        failed: ids(failed)?,
+    })
+}
+
+fn owned(rows_affected: u64) -> StoreResult<()> {
+    if rows_affected == 1 {
+        Ok(())
+    } else {
+        Err(lost())
+    }
+}
+
+fn lost() -> StoreError {
+    StoreError::Conflict("the job is not running for this worker".into())
+}

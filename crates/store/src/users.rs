@@ -1,0 +1,157 @@
+//! Users (SPEC.md section 3, users).
+
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait,
+    IntoActiveModel, QueryFilter,
+};
+
+use crate::entity::users;
+use crate::sql::now;
+use crate::{StoreError, StoreResult};
+
+/// A user to create. Every other column starts at the contract's default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NewUser {
+    /// E-mail address; stored trimmed and lower-cased, unique.
+    pub email: String,
+    /// First name.
+    pub first_name: Option<String>,
+    /// Last name.
+    pub last_name: Option<String>,
+    /// User name.
+    pub username: Option<String>,
+    /// Argon2id PHC string of the password (hashing is the server's job).
+    pub password_hash: Option<String>,
+    /// Subject of a linked external identity, unique when present.
+    pub clerk_id: Option<String>,
+    /// Avatar URL.
+    pub image_url: Option<String>,
+}
+
+/// How e-mail addresses are compared: trimmed and lower-cased.
+pub fn normalize_email(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+/// Creates a user; [`StoreError::Conflict`] when the e-mail (or external id) is taken.
+pub async fn create_user(db: &DatabaseConnection, user: &NewUser) -> StoreResult<users::Model> {
+    let at = now();
+    let row = users::ActiveModel {
+        email: Set(normalize_email(&user.email)),
+        first_name: Set(user.first_name.clone()),
+        last_name: Set(user.last_name.clone()),
+        username: Set(user.username.clone()),
+        password_hash: Set(user.password_hash.clone()),
+        clerk_id: Set(user.clerk_id.clone()),
+        image_url: Set(user.image_url.clone()),
+        report_credits: Set(0),
+        trial_credits: Set(0),
+        trial_expires_at: Set(None),
+        free_report_used: Set(false),
+        has_used_trial: Set(false),
+        subscription_plan: Set("basic".into()),
+        subscription_status: Set("active".into()),
+        monthly_report_allowance: Set(0),
+        monthly_reports_used: Set(0),
+        is_admin: Set(false),
+        admin_level: Set("user".into()),
+        api_calls: Set(0),
+        api_rate_limit: Set(100),
+        max_team_members: Set(1),
+        has_white_label: Set(false),
+        whitelabel_usage: Set(0),
+        created_at: Set(at),
+        updated_at: Set(at),
+        ..Default::default()
+    };
+    let inserted = users::Entity::insert(row).exec(db).await?;
+    get_user(db, inserted.last_insert_id).await
+}
+
+/// The user with this id.
+pub async fn get_user(db: &DatabaseConnection, id: i64) -> StoreResult<users::Model> {
+    users::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or(StoreError::NotFound)
+}
+
+/// The user with this e-mail address (compared as [`normalize_email`] does).
+pub async fn find_user_by_email(
+    db: &DatabaseConnection,
+    email: &str,
+) -> StoreResult<Option<users::Model>> {
+    Ok(users::Entity::find()
+        .filter(users::Column::Email.eq(normalize_email(email)))
+        .one(db)
+        .await?)
+}
+
+/// The user linked to this external identity subject.
+pub async fn find_user_by_clerk_id(
+    db: &DatabaseConnection,
+    clerk_id: &str,
+) -> StoreResult<Option<users::Model>> {
+    Ok(users::Entity::find()
+        .filter(users::Column::ClerkId.eq(clerk_id))
+        .one(db)
+        .await?)
+}
+
+/// The user owning this API key hash.
+pub async fn find_user_by_api_key_hash(
+    db: &DatabaseConnection,
+    api_key_hash: &str,
+) -> StoreResult<Option<users::Model>> {
+    Ok(users::Entity::find()
+        .filter(users::Column::ApiKeyHash.eq(api_key_hash))
+        .one(db)
+        .await?)
+}
+
+/// Replaces a user's password hash.
+pub async fn set_password_hash(
+    db: &DatabaseConnection,
+    id: i64,
+    password_hash: &str,
+) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.password_hash = Set(Some(password_hash.to_owned()));
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Sets or clears a user's API key hash.
+pub async fn set_api_key_hash(
+    db: &DatabaseConnection,
+    id: i64,
+    api_key_hash: Option<&str>,
+) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.api_key_hash = Set(api_key_hash.map(str::to_owned));
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Saves changes made to a user row (plan, subscription, branding flags, ...); sets
+/// `updated_at`. Credits are not changed here: use [`crate::credits`].
+pub async fn update_user(
+    db: &DatabaseConnection,
+    mut user: users::ActiveModel,
+) -> StoreResult<users::Model> {
+    user.updated_at = Set(now());
+    Ok(user.update(db).await?)
+}
+
+/// Deletes a user; sessions, team rows, branding and ledger go with it, purchases and results
+/// keep an empty reference.
+pub async fn delete_user(db: &DatabaseConnection, id: i64) -> StoreResult<()> {
+    let deleted = users::Entity::delete_by_id(id).exec(db).await?;
+    if deleted.rows_affected == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::NotFound)
+    }
+}

@@ -1,0 +1,38 @@
+//! The Sitelens schema as sea-orm migrations.
+//!
+//! Every migration is written with sea-query's schema builder only, so the same files create
+//! the same tables on SQLite (the single-binary default) and on PostgreSQL (the scale-out
+//! setup); see `docs/ARCHITECTURE.md` section 6. Field names follow SPEC.md section 3 in
+//! snake_case. One migration is one change: never edit a migration that has been released,
+//! add a new one instead.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261122_000001_accounts;
+mod m20261122_000002_websites_and_results;
+mod m20261122_000003_analysis_jobs;
+mod m20261122_000004_credits_and_allowance;
+mod m20261122_000005_affiliates;
+mod m20261122_000006_mail_and_contact;
+mod m20261122_000007_link_graph;
+mod m20261122_000008_counters;
+mod util;
+
+/// Runs the Sitelens migrations in order.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![
+            Box::new(m20261122_000001_accounts::Migration),
+            Box::new(m20261122_000002_websites_and_results::Migration),
+            Box::new(m20261122_000003_analysis_jobs::Migration),
+            Box::new(m20261122_000004_credits_and_allowance::Migration),
+            Box::new(m20261122_000005_affiliates::Migration),
+            Box::new(m20261122_000006_mail_and_contact::Migration),
+            Box::new(m20261122_000007_link_graph::Migration),
+            Box::new(m20261122_000008_counters::Migration),
+        ]
+    }
+}
