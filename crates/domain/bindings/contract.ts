@@ -845,19 +845,19 @@ export type CalculatorInput = {
 /**
  * Basic reports a month (minimum 0).
  */
-basic: bigint, 
+basic: number, 
 /**
  * Standard reports a month (minimum 0).
  */
-standard: bigint, 
+standard: number, 
 /**
  * Premium reports a month (minimum 0).
  */
-premium: bigint, 
+premium: number, 
 /**
  * Team members (minimum 1).
  */
-team: bigint, };
+team: number, };
 
 export type Registration = { 
 /**

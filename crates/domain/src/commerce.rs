@@ -83,7 +83,13 @@ pub fn credit_packs() -> Vec<CreditPack> {
     vec![
         pack("Single Credit", 1, 500, "credit-1", &["PDF download"]),
         pack("Starter Pack", 5, 2000, "credit-5", &["PDF download"]),
-        pack("Growth Pack", 20, 7000, "credit-20", &["PDF download", "Priority support"]),
+        pack(
+            "Growth Pack",
+            20,
+            7000,
+            "credit-20",
+            &["PDF download", "Priority support"],
+        ),
         pack(
             "Scale Pack",
             100,
@@ -226,7 +232,14 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-fn plan(id: &str, name: &str, credits: Option<u32>, monthly: u32, seats: Option<u32>, seat: Option<u32>) -> Plan {
+fn plan(
+    id: &str,
+    name: &str,
+    credits: Option<u32>,
+    monthly: u32,
+    seats: Option<u32>,
+    seat: Option<u32>,
+) -> Plan {
     let yearly = monthly * ANNUAL_MONTHS_PAID;
     Plan {
         id: id.to_owned(),
@@ -244,8 +257,22 @@ fn plan(id: &str, name: &str, credits: Option<u32>, monthly: u32, seats: Option<
 /// Business, Agency and Enterprise (SPEC.md §9).
 pub fn plans() -> Vec<Plan> {
     vec![
-        plan("business-plan", "Business", Some(20), 7000, Some(3), Some(2000)),
-        plan("agency-plan", "Agency", Some(100), 30000, Some(5), Some(3000)),
+        plan(
+            "business-plan",
+            "Business",
+            Some(20),
+            7000,
+            Some(3),
+            Some(2000),
+        ),
+        plan(
+            "agency-plan",
+            "Agency",
+            Some(100),
+            30000,
+            Some(5),
+            Some(3000),
+        ),
         plan("enterprise-plan", "Enterprise", None, 49900, None, None),
     ]
 }
@@ -368,7 +395,11 @@ pub struct CalculatorResult {
 /// [`crate::forms::validate_calculator`] for the messages).
 pub fn calculate(input: &CalculatorInput) -> CalculatorResult {
     let clamp = |n: i64| n.clamp(0, CALCULATOR_MAX_REPORTS) as u32;
-    let (basic, standard, premium) = (clamp(input.basic), clamp(input.standard), clamp(input.premium));
+    let (basic, standard, premium) = (
+        clamp(input.basic),
+        clamp(input.standard),
+        clamp(input.premium),
+    );
     let team = input.team.clamp(1, i64::from(u32::MAX)) as u32;
     // Count in half credits so the arithmetic stays exact.
     let halves = basic + 2 * standard + 4 * premium;
@@ -379,7 +410,11 @@ pub fn calculate(input: &CalculatorInput) -> CalculatorResult {
     let (plan_monthly_cost, extra_seats) = match choice {
         PlanChoice::PayAsYouGo => (pay_as_you_go.price, 0),
         PlanChoice::Business | PlanChoice::Agency => {
-            let id = if choice == PlanChoice::Business { "business-plan" } else { "agency-plan" };
+            let id = if choice == PlanChoice::Business {
+                "business-plan"
+            } else {
+                "agency-plan"
+            };
             let p = plans().into_iter().find(|p| p.id == id);
             let (price, seats, seat_price) = p
                 .map(|p| {
@@ -391,7 +426,10 @@ pub fn calculate(input: &CalculatorInput) -> CalculatorResult {
                 })
                 .unwrap_or((0, u32::MAX, 0));
             let extra = team.saturating_sub(seats);
-            (price.saturating_add(extra.saturating_mul(seat_price)), extra)
+            (
+                price.saturating_add(extra.saturating_mul(seat_price)),
+                extra,
+            )
         }
     };
     CalculatorResult {
@@ -455,7 +493,10 @@ pub fn trial_button(state: TrialState) -> TrialButton {
     let (label, href) = match state {
         TrialState::New => ("Try For Free", "/sign-up"),
         TrialState::SignedInEligible => ("Try For Free", "/dashboard"),
-        TrialState::SignedInUsed => ("Buy Credits", "/stripe-checkout?type=credits&credits=1&price=5"),
+        TrialState::SignedInUsed => (
+            "Buy Credits",
+            "/stripe-checkout?type=credits&credits=1&price=5",
+        ),
     };
     TrialButton {
         label: label.to_owned(),

@@ -166,8 +166,9 @@ pub struct Limits {
 }
 
 /// Annotation colours (SPEC.md §9); red is the default.
-pub const ANNOTATION_COLORS: [&str; 8] =
-    ["red", "green", "blue", "yellow", "magenta", "cyan", "white", "black"];
+pub const ANNOTATION_COLORS: [&str; 8] = [
+    "red", "green", "blue", "yellow", "magenta", "cyan", "white", "black",
+];
 
 /// The product's fixed values.
 pub fn limits() -> Limits {

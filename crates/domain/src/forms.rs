@@ -113,12 +113,16 @@ pub fn is_valid_comment(comment: &str) -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct CalculatorInput {
     /// Basic reports a month (minimum 0).
+    #[ts(type = "number")]
     pub basic: i64,
     /// Standard reports a month (minimum 0).
+    #[ts(type = "number")]
     pub standard: i64,
     /// Premium reports a month (minimum 0).
+    #[ts(type = "number")]
     pub premium: i64,
     /// Team members (minimum 1).
+    #[ts(type = "number")]
     pub team: i64,
 }
 

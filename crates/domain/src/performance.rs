@@ -53,14 +53,78 @@ fn range(
 /// The good ranges of SPEC.md §9.
 pub fn good_ranges() -> Vec<GoodRange> {
     vec![
-        range("fcp", "First Contentful Paint", "ms", None, Some(1800.0), false, "under 1.8 s"),
-        range("lcp", "Largest Contentful Paint", "ms", None, Some(2500.0), false, "under 2.5 s"),
-        range("cls", "Cumulative Layout Shift", "unitless", None, Some(0.1), false, "under 0.1"),
-        range("tbt", "Total Blocking Time", "ms", None, Some(200.0), false, "under 200 ms"),
-        range("speedIndex", "Speed Index", "ms", None, Some(3400.0), false, "under 3.4 s"),
-        range("tti", "Time to Interactive", "ms", None, Some(3800.0), false, "under 3.8 s"),
-        range("score", "Score", "score", Some(90.0), Some(100.0), true, "90-100"),
-        range("title", "Title length", "characters", Some(30.0), Some(60.0), true, "30-60 characters"),
+        range(
+            "fcp",
+            "First Contentful Paint",
+            "ms",
+            None,
+            Some(1800.0),
+            false,
+            "under 1.8 s",
+        ),
+        range(
+            "lcp",
+            "Largest Contentful Paint",
+            "ms",
+            None,
+            Some(2500.0),
+            false,
+            "under 2.5 s",
+        ),
+        range(
+            "cls",
+            "Cumulative Layout Shift",
+            "unitless",
+            None,
+            Some(0.1),
+            false,
+            "under 0.1",
+        ),
+        range(
+            "tbt",
+            "Total Blocking Time",
+            "ms",
+            None,
+            Some(200.0),
+            false,
+            "under 200 ms",
+        ),
+        range(
+            "speedIndex",
+            "Speed Index",
+            "ms",
+            None,
+            Some(3400.0),
+            false,
+            "under 3.4 s",
+        ),
+        range(
+            "tti",
+            "Time to Interactive",
+            "ms",
+            None,
+            Some(3800.0),
+            false,
+            "under 3.8 s",
+        ),
+        range(
+            "score",
+            "Score",
+            "score",
+            Some(90.0),
+            Some(100.0),
+            true,
+            "90-100",
+        ),
+        range(
+            "title",
+            "Title length",
+            "characters",
+            Some(30.0),
+            Some(60.0),
+            true,
+            "30-60 characters",
+        ),
         range(
             "description",
             "Meta description length",
@@ -70,11 +134,51 @@ pub fn good_ranges() -> Vec<GoodRange> {
             true,
             "120-160 characters",
         ),
-        range("h1", "H1 headings", "count", Some(1.0), Some(1.0), true, "one H1"),
-        range("internalLinks", "Internal links", "count", Some(3.0), Some(5.0), true, "3-5 internal links"),
-        range("altText", "Alt text length", "characters", Some(50.0), Some(125.0), true, "50-125 characters"),
-        range("pageSize", "Page size", "bytes", None, Some(3_000_000.0), false, "under 3 MB"),
-        range("requests", "Requests", "count", None, Some(50.0), false, "under 50 requests"),
+        range(
+            "h1",
+            "H1 headings",
+            "count",
+            Some(1.0),
+            Some(1.0),
+            true,
+            "one H1",
+        ),
+        range(
+            "internalLinks",
+            "Internal links",
+            "count",
+            Some(3.0),
+            Some(5.0),
+            true,
+            "3-5 internal links",
+        ),
+        range(
+            "altText",
+            "Alt text length",
+            "characters",
+            Some(50.0),
+            Some(125.0),
+            true,
+            "50-125 characters",
+        ),
+        range(
+            "pageSize",
+            "Page size",
+            "bytes",
+            None,
+            Some(3_000_000.0),
+            false,
+            "under 3 MB",
+        ),
+        range(
+            "requests",
+            "Requests",
+            "count",
+            None,
+            Some(50.0),
+            false,
+            "under 50 requests",
+        ),
     ]
 }
 
@@ -82,7 +186,13 @@ pub fn good_ranges() -> Vec<GoodRange> {
 pub fn in_good_range(id: &str, value: f64) -> Option<bool> {
     let r = good_ranges().into_iter().find(|r| r.id == id)?;
     let above_min = r.min.is_none_or(|min| value >= min);
-    let below_max = r.max.is_none_or(|max| if r.max_inclusive { value <= max } else { value < max });
+    let below_max = r.max.is_none_or(|max| {
+        if r.max_inclusive {
+            value <= max
+        } else {
+            value < max
+        }
+    });
     Some(above_min && below_max)
 }
 
@@ -212,16 +322,42 @@ pub fn fill_fallbacks(m: &MeasuredMetrics) -> FilledMetrics {
             fallback
         }
     };
-    let accessibility_score = pick("accessibilityScore", m.accessibility_score, f.accessibility_score);
-    let best_practices_score = pick("bestPracticesScore", m.best_practices_score, f.best_practices_score);
-    let first_contentful_paint = pick("firstContentfulPaint", m.first_contentful_paint, f.first_contentful_paint);
-    let largest_contentful_paint =
-        pick("largestContentfulPaint", m.largest_contentful_paint, f.largest_contentful_paint);
-    let cumulative_layout_shift =
-        pick("cumulativeLayoutShift", m.cumulative_layout_shift, f.cumulative_layout_shift);
-    let total_blocking_time = pick("totalBlockingTime", m.total_blocking_time, f.total_blocking_time);
+    let accessibility_score = pick(
+        "accessibilityScore",
+        m.accessibility_score,
+        f.accessibility_score,
+    );
+    let best_practices_score = pick(
+        "bestPracticesScore",
+        m.best_practices_score,
+        f.best_practices_score,
+    );
+    let first_contentful_paint = pick(
+        "firstContentfulPaint",
+        m.first_contentful_paint,
+        f.first_contentful_paint,
+    );
+    let largest_contentful_paint = pick(
+        "largestContentfulPaint",
+        m.largest_contentful_paint,
+        f.largest_contentful_paint,
+    );
+    let cumulative_layout_shift = pick(
+        "cumulativeLayoutShift",
+        m.cumulative_layout_shift,
+        f.cumulative_layout_shift,
+    );
+    let total_blocking_time = pick(
+        "totalBlockingTime",
+        m.total_blocking_time,
+        f.total_blocking_time,
+    );
     let speed_index = pick("speedIndex", m.speed_index, f.speed_index);
-    let estimated_load_time = pick("estimatedLoadTime", m.estimated_load_time, f.estimated_load_time);
+    let estimated_load_time = pick(
+        "estimatedLoadTime",
+        m.estimated_load_time,
+        f.estimated_load_time,
+    );
     let page_size = pick("pageSize", m.page_size, f.page_size);
     let request_count = pick("requestCount", m.request_count, f.request_count);
     FilledMetrics {

@@ -292,8 +292,16 @@ mod tests {
                 LabMetric::CumulativeLayoutShift,
             ] {
                 let c = curve(metric, form);
-                assert_eq!(metric_score(metric, form, c.p10), 0.9, "{metric:?} {form:?}");
-                assert_eq!(metric_score(metric, form, c.median), 0.5, "{metric:?} {form:?}");
+                assert_eq!(
+                    metric_score(metric, form, c.p10),
+                    0.9,
+                    "{metric:?} {form:?}"
+                );
+                assert_eq!(
+                    metric_score(metric, form, c.median),
+                    0.5,
+                    "{metric:?} {form:?}"
+                );
             }
         }
     }

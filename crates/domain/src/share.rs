@@ -5,18 +5,32 @@ use url::form_urlencoded::byte_serialize;
 use crate::report::{ShareInputs, ShareLinks};
 
 fn enc(s: &str) -> String {
-    byte_serialize(s.as_bytes()).collect::<String>().replace('+', "%20")
+    byte_serialize(s.as_bytes())
+        .collect::<String>()
+        .replace('+', "%20")
 }
 
 /// The link to share: the report URL, with `ref={affiliateCode}` appended when the sharer has an
 /// affiliate code. A referral link, when given, wins over both.
 fn shared_url(inputs: &ShareInputs) -> String {
-    if let Some(link) = inputs.referral_link.as_deref().filter(|l| !l.trim().is_empty()) {
+    if let Some(link) = inputs
+        .referral_link
+        .as_deref()
+        .filter(|l| !l.trim().is_empty())
+    {
         return link.to_owned();
     }
-    match inputs.affiliate_code.as_deref().filter(|c| !c.trim().is_empty()) {
+    match inputs
+        .affiliate_code
+        .as_deref()
+        .filter(|c| !c.trim().is_empty())
+    {
         Some(code) => {
-            let sep = if inputs.report_url.contains('?') { '&' } else { '?' };
+            let sep = if inputs.report_url.contains('?') {
+                '&'
+            } else {
+                '?'
+            };
             format!("{}{sep}ref={}", inputs.report_url, enc(code))
         }
         None => inputs.report_url.clone(),
@@ -33,10 +47,21 @@ pub fn share_links(inputs: &ShareInputs) -> ShareLinks {
     let url = shared_url(inputs);
     let subject = format!("Website analysis of {}: {score}/100", inputs.website_url);
     ShareLinks {
-        twitter: format!("https://twitter.com/intent/tweet?text={}&url={}", enc(&text), enc(&url)),
-        linkedin: format!("https://www.linkedin.com/sharing/share-offsite/?url={}", enc(&url)),
+        twitter: format!(
+            "https://twitter.com/intent/tweet?text={}&url={}",
+            enc(&text),
+            enc(&url)
+        ),
+        linkedin: format!(
+            "https://www.linkedin.com/sharing/share-offsite/?url={}",
+            enc(&url)
+        ),
         facebook: format!("https://www.facebook.com/sharer/sharer.php?u={}", enc(&url)),
-        email: format!("mailto:?subject={}&body={}", enc(&subject), enc(&format!("{text} {url}"))),
+        email: format!(
+            "mailto:?subject={}&body={}",
+            enc(&subject),
+            enc(&format!("{text} {url}"))
+        ),
         text,
         url,
     }

@@ -108,7 +108,8 @@ impl SiteUrl {
             && d.len() > 1
         {
             let trimmed = d.trim_end_matches('.').to_owned();
-            url.set_host(Some(&trimmed)).map_err(|_| UrlError::Invalid)?;
+            url.set_host(Some(&trimmed))
+                .map_err(|_| UrlError::Invalid)?;
         }
         Ok(Self(url))
     }
@@ -192,15 +193,27 @@ mod tests {
 
     #[test]
     fn adds_https_and_lowercases_host() {
-        assert_eq!(canonicalize("  Example.COM ").as_deref(), Ok("https://example.com/"));
-        assert_eq!(canonicalize("HTTP://Example.com:80/a#x").as_deref(), Ok("http://example.com/a"));
+        assert_eq!(
+            canonicalize("  Example.COM ").as_deref(),
+            Ok("https://example.com/")
+        );
+        assert_eq!(
+            canonicalize("HTTP://Example.com:80/a#x").as_deref(),
+            Ok("http://example.com/a")
+        );
     }
 
     #[test]
     fn refuses_what_cannot_be_analysed() {
         assert_eq!(canonicalize(""), Err(UrlError::Empty));
-        assert_eq!(canonicalize("ftp://example.com"), Err(UrlError::UnsupportedScheme));
-        assert_eq!(canonicalize("https://u:p@example.com"), Err(UrlError::Credentials));
+        assert_eq!(
+            canonicalize("ftp://example.com"),
+            Err(UrlError::UnsupportedScheme)
+        );
+        assert_eq!(
+            canonicalize("https://u:p@example.com"),
+            Err(UrlError::Credentials)
+        );
         assert_eq!(canonicalize("example"), Err(UrlError::Invalid));
     }
 }

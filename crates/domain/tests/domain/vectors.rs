@@ -15,7 +15,10 @@ use serde_json::{Value, json};
 type Outcome = Result<Value, String>;
 
 fn arg<T: DeserializeOwned>(args: &[Value], i: usize) -> Result<T, String> {
-    let v = args.get(i).cloned().ok_or_else(|| format!("missing argument {i}"))?;
+    let v = args
+        .get(i)
+        .cloned()
+        .ok_or_else(|| format!("missing argument {i}"))?;
     serde_json::from_value(v).map_err(|e| e.to_string())
 }
 
@@ -30,12 +33,21 @@ fn whole(args: &[Value], i: usize) -> Result<u32, String> {
 /// Calls the Rust rule behind a WebAssembly export.
 fn call(name: &str, a: &[Value]) -> Outcome {
     match name {
-        "normalizeUrl" => site_url::normalize_input(&arg::<String>(a, 0)?).map(Value::from).map_err(|e| e.to_string()),
-        "canonicalizeUrl" => site_url::canonicalize(&arg::<String>(a, 0)?).map(Value::from).map_err(|e| e.to_string()),
+        "normalizeUrl" => site_url::normalize_input(&arg::<String>(a, 0)?)
+            .map(Value::from)
+            .map_err(|e| e.to_string()),
+        "canonicalizeUrl" => site_url::canonicalize(&arg::<String>(a, 0)?)
+            .map(Value::from)
+            .map_err(|e| e.to_string()),
         "checkAddress" => ok(site_url::check_address(&arg::<String>(a, 0)?)),
         "badgeBand" => ok(score::badge_band(arg(a, 0)?)),
         "ringBand" => ok(score::ring_band(arg(a, 0)?)),
-        "overallScore" => ok(score::overall_score(whole(a, 0)?, whole(a, 1)?, whole(a, 2)?, whole(a, 3)?)),
+        "overallScore" => ok(score::overall_score(
+            whole(a, 0)?,
+            whole(a, 1)?,
+            whole(a, 2)?,
+            whole(a, 3)?,
+        )),
         "overallWeights" => ok(score::OVERALL_WEIGHTS),
         "findingsScore" => ok(score::findings_score(&arg::<Vec<_>>(a, 0)?)),
         "groupStatus" => ok(score::group_status(&arg::<Vec<_>>(a, 0)?)),
@@ -47,7 +59,10 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "validateDownload" => ok(forms::validate_download(&arg(a, 0)?)),
         "validateCalculator" => ok(forms::validate_calculator(&arg(a, 0)?)),
         "validateRegistration" => ok(forms::validate_registration(&arg(a, 0)?)),
-        "inGoodRange" => ok(performance::in_good_range(&arg::<String>(a, 0)?, arg(a, 1)?)),
+        "inGoodRange" => ok(performance::in_good_range(
+            &arg::<String>(a, 0)?,
+            arg(a, 1)?,
+        )),
         "fillFallbacks" => ok(performance::fill_fallbacks(&arg(a, 0)?)),
         "generateDiagnostics" => ok(performance::generate_diagnostics(&arg(a, 0)?)),
         "isProOnly" => ok(performance::is_pro_only(&arg(a, 0)?)),
@@ -57,12 +72,17 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             advice::sort_action_items(&mut items);
             ok(items)
         }
-        "showWordpressTip" => ok(advice::show_wordpress_tip(whole(a, 0)?, &arg::<Vec<_>>(a, 1)?)),
+        "showWordpressTip" => ok(advice::show_wordpress_tip(
+            whole(a, 0)?,
+            &arg::<Vec<_>>(a, 1)?,
+        )),
         "shareLinks" => ok(share::share_links(&arg(a, 0)?)),
         "unitPriceCents" => ok(commerce::unit_price_cents(whole(a, 0)?)),
         "payAsYouGoCents" => ok(commerce::pay_as_you_go_cents(whole(a, 0)?)),
         "cheapestPurchase" => ok(commerce::cheapest_purchase(whole(a, 0)?)),
-        "customPriceCents" => commerce::custom_price_cents(arg(a, 0)?).map(Value::from).map_err(|e| e.to_string()),
+        "customPriceCents" => commerce::custom_price_cents(arg(a, 0)?)
+            .map(Value::from)
+            .map_err(|e| e.to_string()),
         "formatDollars" => ok(commerce::format_dollars(whole(a, 0)?)),
         "creditPacks" => ok(commerce::credit_packs()),
         "plans" => ok(commerce::plans()),
@@ -94,10 +114,15 @@ fn call(name: &str, a: &[Value]) -> Outcome {
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
-            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
             x == y || (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0)
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -135,11 +160,19 @@ fn shared_vectors_pass_natively() {
                 _ => false,
             };
             if !good {
-                failures.push(format!("{}#{i} {name}({args:?}): got {got:?}, case {case}", file.display()));
+                failures.push(format!(
+                    "{}#{i} {name}({args:?}): got {got:?}, case {case}",
+                    file.display()
+                ));
             }
         }
     }
     println!("shared vectors: {ran} cases ran natively");
     assert!(ran >= 250, "only {ran} vector cases");
-    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -1,0 +1,434 @@
+//! WebAssembly facade over [`domain`]: every rule the web app needs, exported with camelCase
+//! names. This crate only converts values; the rules live in `crates/domain`.
+//!
+//! Values cross the boundary as JSON-compatible JS values (serde-wasm-bindgen with
+//! `json_compatible`, so `None` becomes `null`); every failure becomes a JS `Error` whose message
+//! is the domain error's text, through [`fail`]. The TypeScript declarations of the contract
+//! types are appended to the package's `.d.ts` from the generated `contract.ts`.
+
+use domain::{advice, commerce, constants, forms, performance, report, score, share, site_url};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const CONTRACT: &str = include_str!("../../domain/bindings/contract.ts");
+
+/// The one error-mapping helper: any domain error becomes a JS `Error` with its message.
+fn fail(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(fail)
+}
+
+fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(fail)
+}
+
+/// Scores are whole numbers; reject what is not, rather than guess.
+fn to_u32(value: f64, name: &str) -> Result<u32, JsError> {
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= f64::from(u32::MAX) {
+        Ok(value as u32)
+    } else {
+        Err(JsError::new(&format!(
+            "{name} must be a whole number from 0"
+        )))
+    }
+}
+
+// --- addresses ---------------------------------------------------------------------------
+
+/// The address form's rule: trimmed, `https://` added; throws the field message.
+#[wasm_bindgen(js_name = normalizeUrl)]
+pub fn normalize_url(raw: &str) -> Result<String, JsError> {
+    site_url::normalize_input(raw).map_err(fail)
+}
+
+/// The canonical stored form of an address; throws the field message.
+#[wasm_bindgen(js_name = canonicalizeUrl)]
+pub fn canonicalize_url(raw: &str) -> Result<String, JsError> {
+    site_url::canonicalize(raw).map_err(fail)
+}
+
+/// The address form's verdict: `{url}` or `{error}`.
+#[wasm_bindgen(js_name = checkAddress, unchecked_return_type = "AddressCheck")]
+pub fn check_address(raw: &str) -> Result<JsValue, JsError> {
+    to_js(&site_url::check_address(raw))
+}
+
+// --- scores ------------------------------------------------------------------------------
+
+/// Badge colour band of a score.
+#[wasm_bindgen(js_name = badgeBand, unchecked_return_type = "Band")]
+pub fn badge_band(score: f64) -> Result<JsValue, JsError> {
+    to_js(&score::badge_band(score))
+}
+
+/// Ring colour band of a score.
+#[wasm_bindgen(js_name = ringBand, unchecked_return_type = "Band")]
+pub fn ring_band(score: f64) -> Result<JsValue, JsError> {
+    to_js(&score::ring_band(score))
+}
+
+/// The overall score from the four section scores.
+#[wasm_bindgen(js_name = overallScore)]
+pub fn overall_score(
+    seo: f64,
+    design: f64,
+    technical: f64,
+    performance: f64,
+) -> Result<u32, JsError> {
+    Ok(score::overall_score(
+        to_u32(seo, "seo")?,
+        to_u32(design, "design")?,
+        to_u32(technical, "technical")?,
+        to_u32(performance, "performance")?,
+    ))
+}
+
+/// The weights of the overall score.
+#[wasm_bindgen(js_name = overallWeights, unchecked_return_type = "OverallWeights")]
+pub fn overall_weights() -> Result<JsValue, JsError> {
+    to_js(&score::OVERALL_WEIGHTS)
+}
+
+/// Score of a list of findings, 0-100.
+#[wasm_bindgen(js_name = findingsScore)]
+pub fn findings_score(
+    #[wasm_bindgen(unchecked_param_type = "Finding[]")] findings: JsValue,
+) -> Result<u32, JsError> {
+    let findings: Vec<report::Finding> = from_js(findings)?;
+    Ok(score::findings_score(&findings))
+}
+
+/// Status of a list of findings.
+#[wasm_bindgen(js_name = groupStatus, unchecked_return_type = "SectionStatus")]
+pub fn group_status(
+    #[wasm_bindgen(unchecked_param_type = "Finding[]")] findings: JsValue,
+) -> Result<JsValue, JsError> {
+    let findings: Vec<report::Finding> = from_js(findings)?;
+    to_js(&score::group_status(&findings))
+}
+
+/// Lighthouse-style score of one metric, 0-1 with two decimals.
+#[wasm_bindgen(js_name = metricScore)]
+pub fn metric_score(
+    #[wasm_bindgen(unchecked_param_type = "LabMetric")] metric: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FormFactor")] form: JsValue,
+    value: f64,
+) -> Result<f64, JsError> {
+    Ok(score::metric_score(from_js(metric)?, from_js(form)?, value))
+}
+
+/// Lighthouse-style performance score, 0-100, or null when no metric is given.
+#[wasm_bindgen(js_name = performanceScore, unchecked_return_type = "number | null")]
+pub fn performance_score(
+    #[wasm_bindgen(unchecked_param_type = "LabValues")] values: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "FormFactor")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    let values: score::LabValues = from_js(values)?;
+    to_js(&score::performance_score(&values, from_js(form)?))
+}
+
+// --- forms -------------------------------------------------------------------------------
+
+/// Whether an e-mail address is valid.
+#[wasm_bindgen(js_name = isValidEmail)]
+pub fn is_valid_email(email: &str) -> bool {
+    forms::is_valid_email(email)
+}
+
+/// Lead form errors.
+#[wasm_bindgen(js_name = validateLead, unchecked_return_type = "FieldError[]")]
+pub fn validate_lead(
+    #[wasm_bindgen(unchecked_param_type = "LeadForm")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&forms::validate_lead(&from_js(form)?))
+}
+
+/// Download Report form errors.
+#[wasm_bindgen(js_name = validateDownload, unchecked_return_type = "FieldError[]")]
+pub fn validate_download(
+    #[wasm_bindgen(unchecked_param_type = "DownloadRequest")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&forms::validate_download(&from_js(form)?))
+}
+
+/// Whether a screenshot comment can be added.
+#[wasm_bindgen(js_name = isValidComment)]
+pub fn is_valid_comment(comment: &str) -> bool {
+    forms::is_valid_comment(comment)
+}
+
+/// Calculator input errors.
+#[wasm_bindgen(js_name = validateCalculator, unchecked_return_type = "FieldError[]")]
+pub fn validate_calculator(
+    #[wasm_bindgen(unchecked_param_type = "CalculatorInput")] input: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&forms::validate_calculator(&from_js(input)?))
+}
+
+/// Registration form errors.
+#[wasm_bindgen(js_name = validateRegistration, unchecked_return_type = "FieldError[]")]
+pub fn validate_registration(
+    #[wasm_bindgen(unchecked_param_type = "Registration")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&forms::validate_registration(&from_js(form)?))
+}
+
+// --- performance -------------------------------------------------------------------------
+
+/// The good ranges table.
+#[wasm_bindgen(js_name = goodRanges, unchecked_return_type = "GoodRange[]")]
+pub fn good_ranges() -> Result<JsValue, JsError> {
+    to_js(&performance::good_ranges())
+}
+
+/// Whether a value is in a good range; null for an unknown range id.
+#[wasm_bindgen(js_name = inGoodRange, unchecked_return_type = "boolean | null")]
+pub fn in_good_range(id: &str, value: f64) -> Result<JsValue, JsError> {
+    to_js(&performance::in_good_range(id, value))
+}
+
+/// Metrics with fallback values filled in and listed as estimated.
+#[wasm_bindgen(js_name = fillFallbacks, unchecked_return_type = "FilledMetrics")]
+pub fn fill_fallbacks(
+    #[wasm_bindgen(unchecked_param_type = "MeasuredMetrics")] measured: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&performance::fill_fallbacks(&from_js(measured)?))
+}
+
+/// Diagnostics generated from measured metrics.
+#[wasm_bindgen(js_name = generateDiagnostics, unchecked_return_type = "Diagnostic[]")]
+pub fn generate_diagnostics(
+    #[wasm_bindgen(unchecked_param_type = "MeasuredMetrics")] measured: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&performance::generate_diagnostics(&from_js(measured)?))
+}
+
+/// Whether a diagnostic is for paid viewers only.
+#[wasm_bindgen(js_name = isProOnly)]
+pub fn is_pro_only(
+    #[wasm_bindgen(unchecked_param_type = "Diagnostic")] diagnostic: JsValue,
+) -> Result<bool, JsError> {
+    Ok(performance::is_pro_only(&from_js(diagnostic)?))
+}
+
+/// Formats milliseconds as seconds, `3.4 s`.
+#[wasm_bindgen(js_name = formatSeconds)]
+pub fn format_seconds(ms: f64) -> String {
+    performance::format_seconds(ms)
+}
+
+// --- advice ------------------------------------------------------------------------------
+
+/// Action items ordered high, medium, low.
+#[wasm_bindgen(js_name = sortActionItems, unchecked_return_type = "ActionItem[]")]
+pub fn sort_action_items(
+    #[wasm_bindgen(unchecked_param_type = "ActionItem[]")] items: JsValue,
+) -> Result<JsValue, JsError> {
+    let mut items: Vec<report::ActionItem> = from_js(items)?;
+    advice::sort_action_items(&mut items);
+    to_js(&items)
+}
+
+/// Whether the WordPress theme tip shows.
+#[wasm_bindgen(js_name = showWordpressTip)]
+pub fn show_wordpress_tip(
+    performance_score: f64,
+    #[wasm_bindgen(unchecked_param_type = "SectionGroup[]")] technical: JsValue,
+) -> Result<bool, JsError> {
+    let groups: Vec<report::SectionGroup> = from_js(technical)?;
+    Ok(advice::show_wordpress_tip(
+        to_u32(performance_score, "performanceScore")?,
+        &groups,
+    ))
+}
+
+/// Share text and targets.
+#[wasm_bindgen(js_name = shareLinks, unchecked_return_type = "ShareLinks")]
+pub fn share_links(
+    #[wasm_bindgen(unchecked_param_type = "ShareInputs")] inputs: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&share::share_links(&from_js(inputs)?))
+}
+
+// --- commerce ----------------------------------------------------------------------------
+
+/// The credit packs.
+#[wasm_bindgen(js_name = creditPacks, unchecked_return_type = "CreditPack[]")]
+pub fn credit_packs() -> Result<JsValue, JsError> {
+    to_js(&commerce::credit_packs())
+}
+
+/// The subscription plans.
+#[wasm_bindgen(unchecked_return_type = "Plan[]")]
+pub fn plans() -> Result<JsValue, JsError> {
+    to_js(&commerce::plans())
+}
+
+/// The report types.
+#[wasm_bindgen(js_name = reportTypes, unchecked_return_type = "ReportTypeInfo[]")]
+pub fn report_types() -> Result<JsValue, JsError> {
+    to_js(&commerce::report_types())
+}
+
+/// Every checkout package id.
+#[wasm_bindgen(js_name = packageIds, unchecked_return_type = "string[]")]
+pub fn package_ids() -> Result<JsValue, JsError> {
+    to_js(&commerce::package_ids())
+}
+
+/// Pay-as-you-go price of one credit when buying `credits`, cents.
+#[wasm_bindgen(js_name = unitPriceCents)]
+pub fn unit_price_cents(credits: f64) -> Result<u32, JsError> {
+    Ok(commerce::unit_price_cents(to_u32(credits, "credits")?))
+}
+
+/// Pay-as-you-go price of exactly `credits`, cents.
+#[wasm_bindgen(js_name = payAsYouGoCents)]
+pub fn pay_as_you_go_cents(credits: f64) -> Result<u32, JsError> {
+    Ok(commerce::pay_as_you_go_cents(to_u32(credits, "credits")?))
+}
+
+/// The cheapest purchase of at least `credits`.
+#[wasm_bindgen(js_name = cheapestPurchase, unchecked_return_type = "Purchase")]
+pub fn cheapest_purchase(credits: f64) -> Result<JsValue, JsError> {
+    to_js(&commerce::cheapest_purchase(to_u32(credits, "credits")?))
+}
+
+/// The custom-price rule: under 100 is dollars, otherwise cents. Throws on a bad price.
+#[wasm_bindgen(js_name = customPriceCents)]
+pub fn custom_price_cents(price: f64) -> Result<u32, JsError> {
+    commerce::custom_price_cents(price).map_err(fail)
+}
+
+/// Formats cents as dollars.
+#[wasm_bindgen(js_name = formatDollars)]
+pub fn format_dollars(cents: f64) -> Result<String, JsError> {
+    Ok(commerce::format_dollars(to_u32(cents, "cents")?))
+}
+
+/// The pricing calculator.
+#[wasm_bindgen(unchecked_return_type = "CalculatorResult")]
+pub fn calculate(
+    #[wasm_bindgen(unchecked_param_type = "CalculatorInput")] input: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&commerce::calculate(&from_js(input)?))
+}
+
+/// The calculator's default inputs.
+#[wasm_bindgen(js_name = calculatorDefaults, unchecked_return_type = "CalculatorInput")]
+pub fn calculator_defaults() -> Result<JsValue, JsError> {
+    to_js(&forms::CALCULATOR_DEFAULTS)
+}
+
+/// Plan recommendation.
+#[wasm_bindgen(js_name = recommendPlan, unchecked_return_type = "PlanChoice")]
+pub fn recommend_plan(credits: f64, team: f64) -> Result<JsValue, JsError> {
+    to_js(&commerce::recommend_plan(credits, to_u32(team, "team")?))
+}
+
+/// Pack recommendation: a package id.
+#[wasm_bindgen(js_name = recommendPack)]
+pub fn recommend_pack(credits: f64) -> String {
+    commerce::recommend_pack(credits)
+}
+
+/// Checkout path for a package id.
+#[wasm_bindgen(js_name = packageCheckoutPath)]
+pub fn package_checkout_path(package_id: &str) -> String {
+    commerce::package_checkout_path(package_id)
+}
+
+/// Checkout path for a custom number of credits.
+#[wasm_bindgen(js_name = creditsCheckoutPath)]
+pub fn credits_checkout_path(credits: f64) -> Result<String, JsError> {
+    Ok(commerce::credits_checkout_path(to_u32(credits, "credits")?))
+}
+
+/// Trial state of a visitor.
+#[wasm_bindgen(js_name = trialState, unchecked_return_type = "TrialState")]
+pub fn trial_state(signed_in: bool, has_used_trial: bool) -> Result<JsValue, JsError> {
+    to_js(&commerce::trial_state(signed_in, has_used_trial))
+}
+
+/// Trial button label and destination.
+#[wasm_bindgen(js_name = trialButton, unchecked_return_type = "TrialButton")]
+pub fn trial_button(
+    #[wasm_bindgen(unchecked_param_type = "TrialState")] state: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&commerce::trial_button(from_js(state)?))
+}
+
+/// When a trial credit expires, ms since the epoch.
+#[wasm_bindgen(js_name = trialExpiresAt)]
+pub fn trial_expires_at(granted_at_ms: f64) -> f64 {
+    commerce::trial_expires_at(granted_at_ms)
+}
+
+/// Whether a trial credit is still valid.
+#[wasm_bindgen(js_name = trialCreditValid)]
+pub fn trial_credit_valid(granted_at_ms: f64, now_ms: f64) -> bool {
+    commerce::trial_credit_valid(granted_at_ms, now_ms)
+}
+
+/// The UTC day of a timestamp, `YYYY-MM-DD`.
+#[wasm_bindgen(js_name = utcDay)]
+pub fn utc_day(ms: f64) -> String {
+    commerce::utc_day(ms)
+}
+
+/// Free analyses left today.
+#[wasm_bindgen(js_name = freeAnalysesRemaining)]
+pub fn free_analyses_remaining(used_today: f64) -> Result<u32, JsError> {
+    Ok(commerce::free_analyses_remaining(to_u32(
+        used_today,
+        "usedToday",
+    )?))
+}
+
+// --- constants ---------------------------------------------------------------------------
+
+/// The six analysis steps.
+#[wasm_bindgen(unchecked_return_type = "Step[]")]
+pub fn steps() -> Result<JsValue, JsError> {
+    to_js(&constants::steps())
+}
+
+/// The step a progress percentage is in, or null before the first.
+#[wasm_bindgen(js_name = stepForProgress, unchecked_return_type = "Step | null")]
+pub fn step_for_progress(progress: f64) -> Result<JsValue, JsError> {
+    to_js(&constants::step_for_progress(to_u32(
+        progress.floor().max(0.0),
+        "progress",
+    )?))
+}
+
+/// Every timer and retry count.
+#[wasm_bindgen(unchecked_return_type = "Timings")]
+pub fn timings() -> Result<JsValue, JsError> {
+    to_js(&constants::timings())
+}
+
+/// Delay before progress reconnect `attempt` (1-based), ms.
+#[wasm_bindgen(js_name = reconnectDelayMs)]
+pub fn reconnect_delay_ms(attempt: f64) -> Result<u32, JsError> {
+    Ok(constants::reconnect_delay_ms(to_u32(attempt, "attempt")?))
+}
+
+/// Fixed values (screenshot sizes, annotation colours, storage keys).
+#[wasm_bindgen(unchecked_return_type = "Limits")]
+pub fn limits() -> Result<JsValue, JsError> {
+    to_js(&constants::limits())
+}
+
+/// Texts and numbers of the spec that screens show.
+#[wasm_bindgen(js_name = productConstants, unchecked_return_type = "ProductConstants")]
+pub fn product_constants() -> Result<JsValue, JsError> {
+    to_js(&constants::product_constants())
+}

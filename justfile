@@ -1,0 +1,64 @@
+# Sitelens developer tasks. `just run` starts the product; `just test` runs every test.
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# wasm-pack finds wasm-opt (binaryen from npm, see README) on PATH.
+export PATH := justfile_directory() + "/web/node_modules/.bin:" + env_var_or_default("HOME", "/root") + "/.cargo/bin:" + env_var("PATH")
+
+# List the recipes.
+default:
+    @just --list
+
+# Install the web app's npm packages when they are missing or the lock file changed.
+web-deps:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cd web
+    if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+
+# Build the WebAssembly package of the domain rules into wasm-pkg/.
+wasm: web-deps
+    wasm-pack --quiet build crates/domain-wasm --mode no-install --profile wasm-release --target bundler --scope sitelens --out-dir ../../wasm-pkg
+    rm -f wasm-pkg/.gitignore
+
+# Build the web app's production bundle into web/dist.
+web: wasm
+    cd web && npx tsc -b && npx vite build
+
+# Rewrite the generated TypeScript contract after changing a contract type.
+bindings:
+    UPDATE_BINDINGS=1 cargo test -p domain --lib bindings
+
+# Build what is needed and start the product on http://127.0.0.1:8080.
+run: web
+    @echo "Sitelens is starting on http://127.0.0.1:8080"
+    cd web && npx vite preview --host 127.0.0.1 --port 8080 --strictPort
+
+# Format the code.
+fmt:
+    cargo fmt --all
+    cd web && npx eslint --fix .
+
+# Clippy with warnings denied, rustfmt check, eslint and tsc.
+lint: wasm
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets --locked -- -D warnings
+    cargo clippy -p domain-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+    cd web && npx tsc -b && npx eslint --max-warnings 0 .
+
+# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests.
+test: lint
+    cargo test --workspace --locked
+    cd web && npx vitest run
+
+# Benchmarks: print figures (domain rules, wasm size).
+bench: wasm
+    cargo bench -p domain --bench domain -- --noplot
+    @just wasm-size
+
+# Print the wasm package size, raw and gzipped (goal: at most 150 KB gzipped).
+wasm-size:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    f=$(ls wasm-pkg/*_bg.wasm)
+    raw=$(stat -c %s "$f"); gz=$(gzip -9c "$f" | wc -c)
+    awk -v r="$raw" -v g="$gz" 'BEGIN { printf "wasm package: %d bytes raw (%.1f KB), %d bytes gzipped (%.1f KB)\n", r, r/1024, g, g/1024 }'

@@ -1,0 +1,83 @@
+import { useId, useMemo, useState } from "react";
+import {
+  calculate,
+  calculatorDefaults,
+  creditPacks,
+  formatDollars,
+  plans,
+  validateCalculator,
+  type CalculatorInput,
+} from "../../lib/domain";
+
+const fields: { key: keyof CalculatorInput; label: string; min: number }[] = [
+  { key: "basic", label: "Basic reports a month", min: 0 },
+  { key: "standard", label: "Standard reports a month", min: 0 },
+  { key: "premium", label: "Premium reports a month", min: 0 },
+  { key: "team", label: "Team members", min: 1 },
+];
+
+const planNames: Record<string, string> = {
+  "pay-as-you-go": "Pay as you go",
+  business: "Business",
+  agency: "Agency",
+};
+
+/** The pricing calculator: every number on it comes from the domain rules in WebAssembly. */
+export function PricingCalculator() {
+  const [input, setInput] = useState<CalculatorInput>(() => calculatorDefaults());
+  const errors = useMemo(() => validateCalculator(input), [input]);
+  const result = useMemo(() => calculate(input), [input]);
+  const pack = useMemo(() => creditPacks().find((p) => p.packageId === result.pack), [result.pack]);
+  const plan = useMemo(() => plans().find((p) => p.id === `${result.plan}-plan`), [result.plan]);
+  const id = useId();
+
+  return (
+    <section aria-labelledby={`${id}-title`} className="mx-auto max-w-3xl rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <h2 id={`${id}-title`} className="text-2xl font-semibold text-slate-900">
+        Pricing calculator
+      </h2>
+      <p className="mt-1 text-slate-600">Tell us how many reports you need each month.</p>
+      <form className="mt-6 grid gap-4 sm:grid-cols-2" onSubmit={(e) => e.preventDefault()}>
+        {fields.map((f) => {
+          const error = errors.find((e) => e.field === f.key);
+          return (
+            <label key={f.key} className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+              {f.label}
+              <input
+                type="number"
+                min={f.min}
+                inputMode="numeric"
+                value={input[f.key]}
+                aria-invalid={error ? true : undefined}
+                onChange={(e) => setInput({ ...input, [f.key]: Math.trunc(Number(e.target.value) || 0) })}
+                className="rounded-lg border border-slate-300 px-3 py-2 text-base text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-200"
+              />
+              {error && <span className="text-sm text-red-700">{error.message}</span>}
+            </label>
+          );
+        })}
+      </form>
+      <dl className="mt-6 grid gap-4 sm:grid-cols-3">
+        <div className="rounded-xl bg-slate-50 p-4">
+          <dt className="text-sm text-slate-600">Credits a month</dt>
+          <dd className="text-2xl font-semibold text-slate-900">{result.credits}</dd>
+        </div>
+        <div className="rounded-xl bg-slate-50 p-4">
+          <dt className="text-sm text-slate-600">Time saved</dt>
+          <dd className="text-2xl font-semibold text-slate-900">{result.hoursSaved} hours</dd>
+        </div>
+        <div className="rounded-xl bg-slate-50 p-4">
+          <dt className="text-sm text-slate-600">Recommended</dt>
+          <dd className="text-2xl font-semibold text-indigo-700">{planNames[result.plan]}</dd>
+        </div>
+      </dl>
+      <p className="mt-4 text-slate-700">
+        {plan
+          ? `${plan.name}: ${formatDollars(result.planMonthlyCost)} a month${result.extraSeats > 0 ? ` including ${result.extraSeats} extra seat${result.extraSeats > 1 ? "s" : ""}` : ""}.`
+          : `Buy ${result.payAsYouGo.credits} credit${result.payAsYouGo.credits === 1 ? "" : "s"} for ${formatDollars(result.payAsYouGo.price)}.`}{" "}
+        {result.monthlySavings > 0 && `You save ${formatDollars(result.monthlySavings)} a month against pay-as-you-go.`}
+        {pack && ` Best pack for this volume: ${pack.name} (${pack.credits} credits, ${formatDollars(pack.price)}).`}
+      </p>
+    </section>
+  );
+}
