@@ -79,3 +79,15 @@ pub async fn open(url: &str, max_connections: Option<u32>) -> StoreResult<Databa
     }
     Ok(Database::connect(options).await?)
 }
+
+/// Drops every table and re-creates the schema (`Migrator::fresh`): for development and
+/// tests only, it deletes all data.
+///
+/// It uses a pool of one connection: on SQLite, fresh turns `foreign_keys` off and on again
+/// with a pragma, which only affects the connection it runs on.
+pub async fn reset(url: &str) -> StoreResult<()> {
+    let db = open(url, Some(1)).await?;
+    Migrator::fresh(&db).await?;
+    db.close().await?;
+    Ok(())
+}

@@ -32,7 +32,7 @@ pub mod stats;
 pub mod users;
 pub mod websites;
 
-pub use connect::{SQLITE_BUSY_TIMEOUT, connect, connect_with_pool_size, open};
+pub use connect::{SQLITE_BUSY_TIMEOUT, connect, connect_with_pool_size, open, reset};
 pub use error::{StoreError, StoreResult};
 pub use migration::{Migrator, MigratorTrait};
 pub use sea_orm::DatabaseConnection;

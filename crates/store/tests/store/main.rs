@@ -1,0 +1,12 @@
+//! Integration tests of the store. Every test runs on SQLite (a fresh file) and on PostgreSQL
+//! (a fresh database, dropped afterwards); see `support`.
+
+mod support;
+
+mod accounts;
+mod allowance;
+mod credits;
+mod graph;
+mod jobs;
+mod schema;
+mod websites;
