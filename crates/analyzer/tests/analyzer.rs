@@ -2,6 +2,8 @@
 
 mod support {
     pub mod server;
+    pub mod util;
 }
 
+mod checks;
 mod ssrf;

@@ -130,6 +130,7 @@ async fn serve_connection(
     site: &Site,
     hits: &Mutex<Vec<String>>,
 ) -> std::io::Result<()> {
+    stream.set_nodelay(true)?;
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
     loop {
         // Read one request head (GET and HEAD carry no body).
@@ -167,10 +168,13 @@ async fn serve_connection(
             out.push_str(&format!("{k}: {v}\r\n"));
         }
         out.push_str(&format!("Content-Length: {}\r\n\r\n", reply.body.len()));
-        stream.write_all(out.as_bytes()).await?;
+        // One write per response: head and body in two writes meet Nagle's algorithm and
+        // delayed ACKs, costing 40 ms a request.
+        let mut bytes = out.into_bytes();
         if method != "HEAD" {
-            stream.write_all(&reply.body).await?;
+            bytes.extend_from_slice(&reply.body);
         }
+        stream.write_all(&bytes).await?;
         if close {
             return Ok(());
         }
@@ -198,7 +202,7 @@ fn reason(status: u16) -> &'static str {
 
 /// Read a fixture file from `tests/fixtures/`, with `{{base}}` replaced by the server's base URL.
 pub fn fixture(name: &str, base: &str) -> String {
-    let path = format!("{}/tests/fixtures/{name}", fixtures_dir());
+    let path = format!("{}/{name}", fixtures_dir());
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("fixture {path}: {e}"));
     text.replace("{{base}}", base)
 }
@@ -207,10 +211,7 @@ pub fn fixture(name: &str, base: &str) -> String {
 pub fn fixtures_dir() -> String {
     let here = env!("CARGO_MANIFEST_DIR");
     if here.ends_with("analyzer") {
-        format!("{here}/tests")
-            .trim_end_matches("/tests")
-            .to_owned()
-            + "/tests/fixtures"
+        format!("{here}/tests/fixtures")
     } else {
         format!("{here}/../analyzer/tests/fixtures")
     }
