@@ -32,16 +32,16 @@ export function PricingCalculator() {
   const id = useId();
 
   return (
-    <section aria-labelledby={`${id}-title`} className="mx-auto max-w-3xl rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-      <h2 id={`${id}-title`} className="text-2xl font-semibold text-slate-900">
+    <section aria-labelledby={`${id}-title`} className="rounded-2xl border border-border bg-card p-6 shadow-sm sm:p-8">
+      <h2 id={`${id}-title`} className="text-2xl font-semibold">
         Pricing calculator
       </h2>
-      <p className="mt-1 text-slate-600">Tell us how many reports you need each month.</p>
+      <p className="mt-1 text-muted-foreground">Tell us how many reports you need each month.</p>
       <form className="mt-6 grid gap-4 sm:grid-cols-2" onSubmit={(e) => e.preventDefault()}>
         {fields.map((f) => {
           const error = errors.find((e) => e.field === f.key);
           return (
-            <label key={f.key} className="flex flex-col gap-1 text-sm font-medium text-slate-700">
+            <label key={f.key} className="flex flex-col gap-1 text-sm font-medium">
               {f.label}
               <input
                 type="number"
@@ -50,28 +50,28 @@ export function PricingCalculator() {
                 value={input[f.key]}
                 aria-invalid={error ? true : undefined}
                 onChange={(e) => setInput({ ...input, [f.key]: Math.trunc(Number(e.target.value) || 0) })}
-                className="rounded-lg border border-slate-300 px-3 py-2 text-base text-slate-900 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-200"
+                className="rounded-lg border border-border bg-input px-3 py-2 text-base text-input-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
               />
-              {error && <span className="text-sm text-red-700">{error.message}</span>}
+              {error && <span className="text-sm text-red-700 dark:text-red-400">{error.message}</span>}
             </label>
           );
         })}
       </form>
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
-        <div className="rounded-xl bg-slate-50 p-4">
-          <dt className="text-sm text-slate-600">Credits a month</dt>
-          <dd className="text-2xl font-semibold text-slate-900">{result.credits}</dd>
+        <div className="rounded-xl bg-muted p-4">
+          <dt className="text-sm text-muted-foreground">Credits a month</dt>
+          <dd className="text-2xl font-semibold">{result.credits}</dd>
         </div>
-        <div className="rounded-xl bg-slate-50 p-4">
-          <dt className="text-sm text-slate-600">Time saved</dt>
-          <dd className="text-2xl font-semibold text-slate-900">{result.hoursSaved} hours</dd>
+        <div className="rounded-xl bg-muted p-4">
+          <dt className="text-sm text-muted-foreground">Time saved</dt>
+          <dd className="text-2xl font-semibold">{result.hoursSaved} hours</dd>
         </div>
-        <div className="rounded-xl bg-slate-50 p-4">
-          <dt className="text-sm text-slate-600">Recommended</dt>
-          <dd className="text-2xl font-semibold text-indigo-700">{planNames[result.plan]}</dd>
+        <div className="rounded-xl bg-muted p-4">
+          <dt className="text-sm text-muted-foreground">Recommended</dt>
+          <dd className="text-2xl font-semibold text-link">{planNames[result.plan]}</dd>
         </div>
       </dl>
-      <p className="mt-4 text-slate-700">
+      <p className="mt-4">
         {plan
           ? `${plan.name}: ${formatDollars(result.planMonthlyCost)} a month${result.extraSeats > 0 ? ` including ${result.extraSeats} extra seat${result.extraSeats > 1 ? "s" : ""}` : ""}.`
           : `Buy ${result.payAsYouGo.credits} credit${result.payAsYouGo.credits === 1 ? "" : "s"} for ${formatDollars(result.payAsYouGo.price)}.`}{" "}

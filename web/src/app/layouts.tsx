@@ -1,0 +1,60 @@
+import { useEffect } from "react";
+import { Outlet, useLocation, useRouteError } from "react-router";
+import { Header } from "../components/layout/header";
+import { Footer } from "../components/layout/footer";
+import { ErrorBoundary, ErrorScreen, logError } from "../components/errors/error-screen";
+
+/** Every route change scrolls to the top (a #hash scrolls to its target instead). */
+function ScrollToTop() {
+  const { pathname, hash } = useLocation();
+  useEffect(() => {
+    if (hash) {
+      document.getElementById(hash.slice(1))?.scrollIntoView();
+      return;
+    }
+    window.scrollTo(0, 0);
+  }, [pathname, hash]);
+  return null;
+}
+
+function SkipLink() {
+  return (
+    <a href="#main" className="sr-only z-50 rounded-lg bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      Skip to content
+    </a>
+  );
+}
+
+/** The root: scroll restoration and the error boundary around every page. */
+export function RootLayout() {
+  const { pathname } = useLocation();
+  return (
+    <>
+      <ScrollToTop />
+      <SkipLink />
+      <ErrorBoundary resetKey={pathname}>
+        <Outlet />
+      </ErrorBoundary>
+    </>
+  );
+}
+
+/** Pages with the shared header and footer (every route but home). */
+export function SiteLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <Header />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** Errors the router catches (a lazy page that failed to load, for example). */
+export function RouteError() {
+  const error = useRouteError();
+  useEffect(() => logError(error), [error]);
+  return <ErrorScreen onReset={() => window.location.reload()} />;
+}

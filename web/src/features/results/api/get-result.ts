@@ -1,0 +1,43 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError } from "../../../lib/api-client";
+import { timings, type AnalysisReport, type ResultResponse } from "../../../lib/domain";
+
+/**
+ * GET /api/results/{id} (SPEC.md §7): same-origin, JSON, aborted after 30 s with 'Request timed
+ * out. Please try again.'; a non-OK answer is 'Request failed with status {code}'.
+ */
+export async function getResult(id: string, outer?: AbortSignal): Promise<AnalysisReport> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  outer?.addEventListener("abort", abort);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timings().resultsTimeoutMs);
+  try {
+    const res = await fetch(`/api/results/${encodeURIComponent(id)}`, {
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      signal: controller.signal,
+    });
+    if (!res.ok) throw new ApiError(res.status, `Request failed with status ${res.status}`);
+    const body = (await res.json()) as ResultResponse;
+    if (!body.success || !body.data) throw new ApiError(404, "Analysis not found");
+    return body.data;
+  } catch (e) {
+    if (timedOut) throw new Error("Request timed out. Please try again.", { cause: e });
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", abort);
+  }
+}
+
+export const resultQueryOptions = (id: string) =>
+  queryOptions({ queryKey: ["result", id], queryFn: ({ signal }) => getResult(id, signal), enabled: !!id });
+
+export const useResult = (id: string) => useQuery(resultQueryOptions(id));
+
+/** Whether the error means the analysis does not exist (rather than a failure to load it). */
+export const isNotFound = (e: unknown) => e instanceof ApiError && e.status === 404;

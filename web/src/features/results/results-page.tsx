@@ -1,0 +1,353 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from "react-router";
+import { ArrowRight, Check, CheckCircle2, Download, Link2, Plus, SearchX, Wand2 } from "lucide-react";
+import { packageCheckoutPath, showWordpressTip, checkAddress, limits, timings, type AnalysisReport } from "../../lib/domain";
+import { Alert } from "../../components/ui/alert";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { Input } from "../../components/ui/input";
+import { FieldError } from "../../components/ui/label";
+import { Spinner } from "../../components/ui/spinner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { PageMeta } from "../../components/seo/page-meta";
+import { copyText } from "../../lib/clipboard";
+import { toast } from "../../lib/toast";
+import { useSession } from "../../lib/session";
+import { requestAnalysis, AnalyzeError } from "../../api/analyze";
+import { isNotFound, useResult } from "./api/get-result";
+import { ScoreBadge, ScoreRing } from "./score-visuals";
+import { SectionGroups } from "./section-groups";
+import { PerformanceTab } from "./performance-tab";
+import { MetaInsights } from "./meta-insights";
+import { PremiumSuite } from "./premium-suite";
+import { ActionPlan } from "./action-plan";
+import { UpgradeBox } from "./upgrade-box";
+import { ShareWidget } from "./share-widget";
+import { DownloadDialog } from "./download-dialog";
+import { ScreenshotViewer } from "./screenshot-viewer";
+import { ScreenshotImage } from "./screenshot-image";
+
+const tabs = ["seo", "design", "technical", "performance", "action-plan"] as const;
+type Tab = (typeof tabs)[number];
+
+function NotFoundPanel() {
+  const navigate = useNavigate();
+  const [value, setValue] = useState("");
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const check = checkAddress(value);
+    setError(check.error);
+    if (!check.url) return;
+    setPending(true);
+    try {
+      const outcome = await requestAnalysis(check.url);
+      if (outcome.kind === "result") navigate(`/results?id=${encodeURIComponent(outcome.id)}`);
+      else navigate(`/analyzing?url=${encodeURIComponent(check.url)}`, { state: { analysisId: outcome.analysisId } });
+    } catch (err) {
+      toast({ title: "Analysis Failed", description: err instanceof AnalyzeError ? err.message : "Failed to analyze website. Please try again.", variant: "destructive" });
+      setPending(false);
+    }
+  };
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16 text-center">
+      <SearchX className="mx-auto size-12 text-muted-foreground" aria-hidden="true" />
+      <h1 className="mt-4 text-3xl font-bold tracking-tight">Analysis Not Found</h1>
+      <p className="mt-3 text-muted-foreground">Sorry, we couldn't find the analysis you're looking for. Try analyzing a new website.</p>
+      <form onSubmit={onSubmit} noValidate className="mt-8 flex flex-col gap-2 text-left">
+        <label htmlFor="new-analysis-url" className="text-sm font-medium">Website address</label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Input id="new-analysis-url" value={value} onChange={(e) => setValue(e.target.value)} placeholder="example.com" disabled={pending} aria-invalid={error ? true : undefined} aria-describedby={error ? "new-analysis-error" : undefined} />
+          <Button type="submit" disabled={pending}>{pending ? <><Spinner /> Analyzing...</> : "Analyze"}</Button>
+        </div>
+        <FieldError id="new-analysis-error">{error}</FieldError>
+      </form>
+    </div>
+  );
+}
+
+function CopyLinkButton({ link }: { link: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const id = setTimeout(() => setCopied(false), timings().linkCopiedMs);
+    return () => clearTimeout(id);
+  }, [copied]);
+  const copy = async () => {
+    if (await copyText(link)) {
+      setCopied(true);
+      toast({ title: "Link Copied!", description: "Report link has been copied to your clipboard.", variant: "success" });
+    }
+  };
+  return (
+    <Button variant="outline" onClick={copy}>
+      {copied ? <Check aria-hidden="true" /> : <Link2 aria-hidden="true" />}
+      {copied ? "Link Copied" : "Copy Report Link"}
+    </Button>
+  );
+}
+
+function DesignTab({ report }: { report: AnalysisReport }) {
+  const [compact, setCompact] = useState(true);
+  const desktop = report.screenshots.desktop;
+  return (
+    <div className="space-y-6">
+      <div className={desktop && compact ? "grid gap-6 lg:grid-cols-2" : "space-y-6"}>
+        {desktop && (
+          <div>
+            <h3 className="mb-2 text-sm font-semibold text-muted-foreground">Desktop preview</h3>
+            <ScreenshotImage src={desktop} alt={`Desktop screenshot of ${report.url}`} />
+          </div>
+        )}
+        <div className="space-y-3">
+          {desktop && report.designAnalysis.length > 0 && (
+            <Button variant="ghost" size="sm" onClick={() => setCompact(!compact)} aria-pressed={!compact}>
+              {compact ? "Show all findings" : "Compact view"}
+            </Button>
+          )}
+          <SectionGroups groups={report.designAnalysis} limit={desktop && compact ? limits().compactFindingsPerGroup : undefined} />
+        </div>
+      </div>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Colour palette</CardTitle>
+            <CardDescription>The dominant colours on your page.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {report.websiteColors.length === 0 ? (
+              <p className="text-muted-foreground">No colours could be read from this page.</p>
+            ) : (
+              <ul className="flex flex-wrap gap-3">
+                {report.websiteColors.map((c) => (
+                  <li key={c} className="flex flex-col items-center gap-1">
+                    <span className="size-12 rounded-xl border border-border shadow-inner" style={{ backgroundColor: c }} aria-hidden="true" />
+                    <span className="font-mono text-xs">{c}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Typography</CardTitle>
+            <CardDescription>The font families your page uses.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {report.websiteFonts.length === 0 ? (
+              <p className="text-muted-foreground">No fonts could be read from this page.</p>
+            ) : (
+              <ul className="space-y-2">
+                {report.websiteFonts.map((f) => (
+                  <li key={f} className="rounded-lg bg-muted px-3 py-2">
+                    <span className="text-lg" style={{ fontFamily: f }}>Aa</span> <span className="ml-2 text-sm">{f}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+function WordpressTip() {
+  return (
+    <Alert variant="info">
+      <Wand2 aria-hidden="true" />
+      <div>
+        <p className="font-semibold">Your WordPress site could be faster</p>
+        <p className="mt-1">
+          Performance is below 70 and your site runs on WordPress. A lightweight, well-coded theme with built-in caching is often the quickest win: fewer scripts, smaller pages and better Core Web Vitals.
+        </p>
+      </div>
+    </Alert>
+  );
+}
+
+function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
+  const [params, setParams] = useSearchParams();
+  const session = useSession();
+  const tabParam = params.get("tab");
+  const tab: Tab = (tabs as readonly string[]).includes(tabParam ?? "") ? (tabParam as Tab) : "seo";
+  const setTab = (t: string) => {
+    const next = new URLSearchParams(params);
+    if (t === "seo") next.delete("tab");
+    else next.set("tab", t);
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+  const reportUrl = `${window.location.origin}/results/${encodeURIComponent(report.id)}`;
+  const s = report.scores;
+  const host = (() => {
+    try {
+      return new URL(report.url).host;
+    } catch {
+      return report.url;
+    }
+  })();
+  const premium = report.performanceAnalysis.premiumOptimizations;
+  const wpTip = showWordpressTip(s.performance, report.technicalAnalysis);
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-12">
+      <PageMeta
+        title={`Website Analysis Results for ${host}: SEO ${s.seo}/100, Performance ${s.performance}/100`}
+        description={`Sitelens report for ${report.url}: overall ${s.overall}/100, SEO ${s.seo}/100, design ${s.design}/100, technical ${s.technical}/100, performance ${s.performance}/100.`}
+        path={`/results/${report.id}`}
+        noindex
+      />
+      <header className="flex flex-col gap-6 lg:flex-row lg:items-center lg:justify-between">
+        <div className="min-w-0">
+          <p className="inline-flex items-center gap-1.5 rounded-full bg-emerald-100 px-3 py-1 text-sm font-semibold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
+            <CheckCircle2 className="size-4" aria-hidden="true" /> Analysis Complete
+          </p>
+          <h1 className="mt-3 text-3xl font-bold tracking-tight sm:text-4xl">Website Analysis Results</h1>
+          <p className="mt-2 break-all text-lg text-muted-foreground">
+            <a href={report.url} target="_blank" rel="noopener noreferrer nofollow" className="text-link hover:underline">{report.url}</a>
+          </p>
+          <p className="mt-1 text-sm text-muted-foreground">
+            {report.reportType === "basic" ? "Basic report" : "Professional report"} · {report.pagesAnalyzed} {report.pagesAnalyzed === 1 ? "page" : "pages"} analysed · {new Date(report.createdAt).toLocaleString()}
+          </p>
+        </div>
+        <ScoreRing score={s.overall} label="Overall score" size={120} />
+      </header>
+
+      <div className="mt-6 flex flex-wrap gap-2">
+        {paid ? (
+          <Button onClick={() => {
+            const w = window.open(`/api/download-report/${encodeURIComponent(report.id)}`, "_blank", "noopener");
+            if (w === null) toast({ title: "Download Error", description: "There was a problem downloading your report. Please try again.", variant: "destructive" });
+          }}>
+            <Download aria-hidden="true" /> Download PDF Report
+          </Button>
+        ) : (
+          <DownloadDialog reportId={report.id} />
+        )}
+        <CopyLinkButton link={reportUrl} />
+        <Button asChild variant="outline">
+          <Link to="/"><Plus aria-hidden="true" /> New Analysis</Link>
+        </Button>
+        {!paid && (
+          <Button asChild variant="secondary">
+            <Link to={packageCheckoutPath("credit-1")}>Advanced Analysis <ArrowRight aria-hidden="true" /></Link>
+          </Button>
+        )}
+      </div>
+
+      <dl className="mt-8 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        {([["SEO", s.seo], ["Design", s.design], ["Technical", s.technical], ["Performance", s.performance]] as const).map(([label, v]) => (
+          <div key={label} className="rounded-xl border border-border bg-card p-4">
+            <dt className="text-sm text-muted-foreground">{label}</dt>
+            <dd className="mt-1"><ScoreBadge score={v} className="text-base" /></dd>
+          </div>
+        ))}
+      </dl>
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="min-w-0 space-y-8">
+          <Tabs value={tab} onValueChange={setTab}>
+            <TabsList aria-label="Report sections" className="w-full justify-start sm:w-auto">
+              <TabsTrigger value="seo">SEO</TabsTrigger>
+              <TabsTrigger value="design">Design</TabsTrigger>
+              <TabsTrigger value="technical">Technical</TabsTrigger>
+              <TabsTrigger value="performance">Performance</TabsTrigger>
+              <TabsTrigger value="action-plan">Action Plan</TabsTrigger>
+            </TabsList>
+            <TabsContent value="seo" className="space-y-6">
+              <div className="flex items-center gap-3">
+                <h2 className="text-xl font-semibold">SEO Analysis</h2>
+                <ScoreBadge score={s.seo} />
+              </div>
+              <SectionGroups groups={report.seoAnalysis} />
+              <MetaInsights report={report} paid={paid} />
+            </TabsContent>
+            <TabsContent value="design" className="space-y-6">
+              <div className="flex items-center gap-3">
+                <h2 className="text-xl font-semibold">Design &amp; UX</h2>
+                <ScoreBadge score={s.design} />
+              </div>
+              <DesignTab report={report} />
+            </TabsContent>
+            <TabsContent value="technical" className="space-y-6">
+              <div className="flex items-center gap-3">
+                <h2 className="text-xl font-semibold">Technical Structure</h2>
+                <ScoreBadge score={s.technical} />
+              </div>
+              {wpTip && <WordpressTip />}
+              <SectionGroups groups={report.technicalAnalysis} highlight="Technology Stack" />
+            </TabsContent>
+            <TabsContent value="performance" className="space-y-6">
+              <div className="flex items-center gap-3">
+                <h2 className="text-xl font-semibold">Performance</h2>
+                <ScoreBadge score={s.performance} />
+              </div>
+              <PerformanceTab report={report} paid={paid} />
+            </TabsContent>
+            <TabsContent value="action-plan" className="space-y-6">
+              <h2 className="text-xl font-semibold">Action Plan</h2>
+              <ActionPlan items={report.actionItems} />
+            </TabsContent>
+          </Tabs>
+          {paid && premium && <PremiumSuite data={premium} />}
+          <ScreenshotViewer screenshots={report.screenshots} url={report.url} plan={session.plan} />
+        </div>
+        <aside className="space-y-6 lg:sticky lg:top-24 lg:self-start" aria-label="Share and upgrade">
+          <ShareWidget reportUrl={reportUrl} websiteUrl={report.url} overallScore={s.overall} reportId={report.id} />
+          {!paid && <UpgradeBox url={report.url} />}
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** /results?id= (and the share form /results/{id}): the report screen. */
+export function ResultsPage() {
+  const params = useParams();
+  const [search] = useSearchParams();
+  const id = params.id ?? search.get("id") ?? "";
+  const paidParam = search.get("paid") === "true";
+  // SPEC.md §2: the report is basic when type is basic or paid is not true.
+  const paid = paidParam && search.get("type") !== "basic";
+  const q = useResult(id);
+  const announced = useRef(false);
+
+  useEffect(() => {
+    if (paidParam && q.data && !announced.current) {
+      announced.current = true;
+      toast({ title: "Purchase Complete!", description: "Your professional report is ready.", variant: "success" });
+    }
+  }, [paidParam, q.data]);
+
+  if (!id) return <Navigate to="/" replace />;
+  if (q.isPending) {
+    return (
+      <div role="status" className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-4">
+        <PageMeta title="Loading analysis results" description="Loading your website analysis." noindex />
+        <Spinner className="size-10 text-primary" />
+        <p className="text-lg font-medium">Loading Analysis Results...</p>
+      </div>
+    );
+  }
+  if (q.isError && isNotFound(q.error)) {
+    return (
+      <>
+        <PageMeta title="Analysis not found" description="This analysis does not exist." noindex />
+        <NotFoundPanel />
+      </>
+    );
+  }
+  if (q.isError) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-16 text-center">
+        <PageMeta title="Analysis results" description="Your website analysis." noindex />
+        <h1 className="text-2xl font-bold">We could not load this report</h1>
+        <p className="mt-3 text-muted-foreground">{q.error.message}</p>
+        <Button className="mt-6" onClick={() => q.refetch()}>Try Again</Button>
+      </div>
+    );
+  }
+  return <Report report={q.data} paid={paid} />;
+}

@@ -1,0 +1,17 @@
+import { useState } from "react";
+import { cn } from "../../lib/cn";
+
+/** A screenshot that hides itself when the image fails to load (SPEC.md §2). */
+export function ScreenshotImage({ src, alt, className }: { src: string; alt: string; className?: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return null;
+  return (
+    <img
+      src={src}
+      alt={alt}
+      loading="lazy"
+      onError={() => setFailed(true)}
+      className={cn("w-full rounded-xl border border-border bg-muted object-cover object-top shadow-sm", className)}
+    />
+  );
+}
