@@ -28,7 +28,7 @@ export function FaqPage() {
         }}
       />
       <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">Frequently asked questions</h1>
-      <p className="mt-4 text-lg text-muted-foreground">Everything you need to know about Sitelens. Can't find your answer? <Link to="/contact" className="text-link hover:underline">Contact us</Link>.</p>
+      <p className="mt-4 text-lg text-muted-foreground">Everything you need to know about Sitelens. Can't find your answer? <Link to="/contact" className="text-link underline underline-offset-4">Contact us</Link>.</p>
       <div className="mt-10 divide-y divide-border rounded-2xl border border-border bg-card">
         {faqs.map((f) => (
           <details key={f.q} className="group p-5">

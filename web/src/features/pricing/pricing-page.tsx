@@ -67,7 +67,7 @@ function Packs() {
                   ))}
                 </ul>
                 <Button asChild className="mt-6 w-full" variant={p.packageId === "credit-20" ? "default" : "outline"}>
-                  <Link to={packageCheckoutPath(p.packageId)} aria-label={`Buy ${p.name}`}>Buy credits</Link>
+                  <Link to={packageCheckoutPath(p.packageId)}>Buy credits<span className="sr-only">: {p.name}</span></Link>
                 </Button>
               </CardContent>
             </Card>
@@ -123,7 +123,7 @@ function Plans() {
                   {p.id !== "business-plan" && <li className="flex gap-2"><Check className="size-4 shrink-0 text-emerald-600" aria-hidden="true" />White-label reports</li>}
                 </ul>
                 <Button asChild className="mt-6 w-full" variant={p.id === "agency-plan" ? "default" : "outline"}>
-                  <Link to={packageCheckoutPath(p.id)} aria-label={`Choose ${p.name}`}>Choose {p.name}</Link>
+                  <Link to={packageCheckoutPath(p.id)}>Choose {p.name}</Link>
                 </Button>
               </CardContent>
             </Card>
@@ -181,16 +181,16 @@ export function PricingPage() {
       <header className="mx-auto max-w-3xl text-center">
         <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">Pricing that scales with your audits</h1>
         <p className="mt-4 text-lg text-muted-foreground">Start free with 3 basic reports a day. Buy credits when you need a professional report, or subscribe when audits are part of your week.</p>
-        <dl className="mt-8 flex flex-wrap justify-center gap-4">
-          <div className="flex items-center gap-3 rounded-2xl border border-border bg-card px-5 py-3">
+        <ul className="mt-8 flex flex-wrap justify-center gap-4">
+          <li className="flex items-center gap-3 rounded-2xl border border-border bg-card px-5 py-3 text-left">
             <FileText className="size-6 text-link" aria-hidden="true" />
-            <div className="text-left"><dt className="text-sm text-muted-foreground">Reports delivered</dt><dd className="text-xl font-bold">{lim.socialProofReports}</dd></div>
-          </div>
-          <div className="flex items-center gap-3 rounded-2xl border border-border bg-card px-5 py-3">
+            <p><span className="block text-xl font-bold">{lim.socialProofReports}</span><span className="text-sm text-muted-foreground">reports delivered</span></p>
+          </li>
+          <li className="flex items-center gap-3 rounded-2xl border border-border bg-card px-5 py-3 text-left">
             <Clock className="size-6 text-link" aria-hidden="true" />
-            <div className="text-left"><dt className="text-sm text-muted-foreground">Hours saved</dt><dd className="text-xl font-bold">{lim.socialProofHours}</dd></div>
-          </div>
-        </dl>
+            <p><span className="block text-xl font-bold">{lim.socialProofHours}</span><span className="text-sm text-muted-foreground">hours saved</span></p>
+          </li>
+        </ul>
       </header>
       <PricingCalculator />
       <Packs />
@@ -229,7 +229,7 @@ export function PricingPage() {
           ))}
         </div>
         <p className="text-center text-sm text-muted-foreground">
-          More questions? Read our <Link to="/features" className="text-link hover:underline">features</Link> or <Link to="/contact" className="text-link hover:underline">contact sales</Link>.
+          More questions? Read our <Link to="/features" className="text-link underline underline-offset-4">features</Link> or <Link to="/contact" className="text-link underline underline-offset-4">contact sales</Link>.
         </p>
       </section>
     </div>

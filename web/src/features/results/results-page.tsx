@@ -206,7 +206,7 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
           </p>
           <h1 className="mt-3 text-3xl font-bold tracking-tight sm:text-4xl">Website Analysis Results</h1>
           <p className="mt-2 break-all text-lg text-muted-foreground">
-            <a href={report.url} target="_blank" rel="noopener noreferrer nofollow" className="text-link hover:underline">{report.url}</a>
+            <a href={report.url} target="_blank" rel="noopener noreferrer nofollow" className="text-link underline underline-offset-4">{report.url}</a>
           </p>
           <p className="mt-1 text-sm text-muted-foreground">
             {report.reportType === "basic" ? "Basic report" : "Professional report"} · {report.pagesAnalyzed} {report.pagesAnalyzed === 1 ? "page" : "pages"} analysed · {new Date(report.createdAt).toLocaleString()}

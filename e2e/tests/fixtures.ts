@@ -1,0 +1,50 @@
+import { createRequire } from "node:module";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+
+const require = createRequire(import.meta.url);
+const axePath = require.resolve("axe-core/axe.min.js");
+
+type Fixtures = { siteUrl: string };
+
+/** Tests against the server started by global-setup; `siteUrl` is the local fixture website. */
+export const test = base.extend<Fixtures>({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  siteUrl: async ({}, use) => {
+    await use(process.env.E2E_SITE_URL ?? "");
+  },
+});
+
+export { expect };
+
+/** Saves a full-page screenshot of the current screen as a test artifact. */
+export async function shot(page: Page, info: TestInfo, name: string) {
+  const path = info.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await info.attach(name, { path, contentType: "image/png" });
+}
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+/** Runs axe-core in the page and returns its serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
+    return r.violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** Runs one analysis of `url` from the home page and waits for its results. */
+export async function analyze(page: Page, url: string) {
+  await page.goto("/");
+  await page.getByRole("textbox", { name: "Website address" }).fill(url);
+  await page.getByRole("button", { name: "Analyze" }).click();
+  await expect(page).toHaveURL(/\/results\?id=/, { timeout: 90_000 });
+  await expect(page.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible({ timeout: 30_000 });
+}
