@@ -7,7 +7,10 @@
 //! on the row, so any web node can tell a late client the latest state.
 
 use chrono::{DateTime, Utc};
-use sea_orm::{DatabaseConnection, DbBackend, EntityTrait, FromQueryResult, Value};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
+    QueryOrder, QuerySelect, Value,
+};
 use uuid::Uuid;
 
 use crate::entity::analysis_jobs;
@@ -376,4 +379,18 @@ fn owned(rows_affected: u64) -> StoreResult<()> {
 
 fn lost() -> StoreError {
     StoreError::Conflict("the job is not running for this worker".into())
+}
+
+/// The newest `limit` jobs a signed-in user requested, newest first (their dashboard).
+pub async fn jobs_for_user(
+    db: &DatabaseConnection,
+    user_id: i64,
+    limit: u64,
+) -> StoreResult<Vec<analysis_jobs::Model>> {
+    Ok(analysis_jobs::Entity::find()
+        .filter(analysis_jobs::Column::RequesterUserId.eq(user_id))
+        .order_by_desc(analysis_jobs::Column::CreatedAt)
+        .limit(limit)
+        .all(db)
+        .await?)
 }

@@ -15,6 +15,7 @@
 //!   [`jobs::recover_stale_jobs`] re-queues (once) or fails jobs whose worker went silent;
 //! - [`websites::record_website_analysis`] counts analyses per canonical URL.
 
+pub mod accounts;
 pub mod affiliates;
 pub mod allowance;
 mod connect;
@@ -25,6 +26,7 @@ mod error;
 pub mod jobs;
 pub mod links;
 pub mod outbox;
+pub mod reports;
 pub mod results;
 pub mod sessions;
 mod sql;

@@ -6,6 +6,7 @@ mod support;
 mod accounts;
 mod allowance;
 mod credits;
+mod extras;
 mod graph;
 mod jobs;
 mod schema;

@@ -5,6 +5,7 @@ use std::future::Future;
 use std::io::Write;
 use std::panic::AssertUnwindSafe;
 use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures::FutureExt;
@@ -29,6 +30,9 @@ fn under_ci() -> bool {
 
 static WARN_ONCE: Once = Once::new();
 
+/// Set once PostgreSQL was found unreachable, so later tests skip without waiting again.
+static PG_DOWN: AtomicBool = AtomicBool::new(false);
+
 /// Writes straight to the process's stderr, past the test harness's output capture, so the
 /// warning shows in a normal `cargo test` run.
 fn loud_warning(reason: &str) {
@@ -45,16 +49,20 @@ fn loud_warning(reason: &str) {
 }
 
 async fn pg_admin() -> Option<DatabaseConnection> {
+    if PG_DOWN.load(Ordering::Relaxed) {
+        return None;
+    }
     let mut options = ConnectOptions::new(format!("{}/postgres", pg_base_url()));
     options
         .max_connections(1)
         .connect_timeout(Duration::from_secs(3))
-        .acquire_timeout(Duration::from_secs(10))
+        .acquire_timeout(Duration::from_secs(3))
         .sqlx_logging(false);
     match Database::connect(options).await {
         Ok(db) => Some(db),
         Err(err) => {
             assert!(!under_ci(), "PostgreSQL is required under CI=true: {err}");
+            PG_DOWN.store(true, Ordering::Relaxed);
             loud_warning(&err.to_string());
             None
         }

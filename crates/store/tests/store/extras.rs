@@ -1,0 +1,211 @@
+//! Branding, teams, API usage, monthly allowances, e-mailed reports and a user's jobs.
+
+use chrono::Duration;
+use sea_orm::DatabaseConnection;
+use store::StoreError;
+use store::accounts::{
+    ApiCall, Branding, accept_team_invitation, add_team_member, api_calls_since, branding_for_user,
+    record_api_call, reset_monthly_allowance, save_branding, team_of, use_monthly_report,
+};
+use store::reports::{
+    NewEmailReport, create_email_report, find_by_upgrade_token, mark_email_report_sent,
+};
+use store::users::{NewUser, create_user, get_user};
+
+use crate::support::both;
+
+async fn user(db: &DatabaseConnection, email: &str) -> i64 {
+    create_user(
+        db,
+        &NewUser {
+            email: email.into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("user")
+    .id
+}
+
+both!(branding_has_defaults_and_is_one_per_user, |db, engine| {
+    let agency = user(&db, "agency@example.com").await;
+    let saved = save_branding(
+        &db,
+        agency,
+        &Branding {
+            company_name: "Acme SEO".into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("save");
+    assert_eq!(
+        (
+            saved.primary_color.as_str(),
+            saved.secondary_color.as_str(),
+            saved.font_family.as_str()
+        ),
+        ("#4F46E5", "#10B981", "Inter, sans-serif")
+    );
+    let replaced = save_branding(
+        &db,
+        agency,
+        &Branding {
+            company_name: "Acme Audits".into(),
+            primary_color: "#000000".into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("replace");
+    assert_eq!(replaced.id, saved.id);
+    assert_eq!(
+        (
+            replaced.company_name.as_str(),
+            replaced.primary_color.as_str()
+        ),
+        ("Acme Audits", "#000000")
+    );
+    assert!(
+        branding_for_user(&db, 999_999)
+            .await
+            .expect("none")
+            .is_none()
+    );
+});
+
+both!(team_members_are_unique_per_team, |db, engine| {
+    let owner = user(&db, "owner@example.com").await;
+    let member = user(&db, "member@example.com").await;
+    let invited = add_team_member(&db, owner, member, "member", &["reports.read".into()])
+        .await
+        .expect("add");
+    assert_eq!(invited.status, "pending");
+    assert_eq!(invited.permissions, serde_json::json!(["reports.read"]));
+    let again = add_team_member(&db, owner, member, "admin", &[]).await;
+    assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+    accept_team_invitation(&db, owner, member)
+        .await
+        .expect("accept");
+    let team = team_of(&db, owner).await.expect("team");
+    assert_eq!(team.len(), 1);
+    assert_eq!(team[0].status, "active");
+    assert!(team[0].joined_at.is_some());
+});
+
+both!(api_calls_are_logged_and_counted, |db, engine| {
+    let id = user(&db, "api@example.com").await;
+    let before = store::now() - Duration::seconds(1);
+    let call = ApiCall {
+        endpoint: "/api/analyze".into(),
+        method: "POST".into(),
+        response_time_ms: 120,
+        status_code: 200,
+    };
+    for _ in 0..3 {
+        record_api_call(&db, id, &call).await.expect("record");
+    }
+    assert_eq!(api_calls_since(&db, id, before).await.expect("count"), 3);
+    assert_eq!(
+        api_calls_since(&db, id, store::now() + Duration::seconds(1))
+            .await
+            .expect("count"),
+        0
+    );
+    assert_eq!(get_user(&db, id).await.expect("user").api_calls, 3);
+    assert!(matches!(
+        record_api_call(&db, 999_999, &call).await,
+        Err(StoreError::NotFound)
+    ));
+});
+
+both!(
+    the_monthly_allowance_is_never_exceeded_concurrently,
+    |db, engine| {
+        let id = user(&db, "business@example.com").await;
+        assert!(!use_monthly_report(&db, id).await.expect("none yet"));
+        reset_monthly_allowance(&db, id, 20, None)
+            .await
+            .expect("reset");
+        let mut handles = Vec::new();
+        for _ in 0..30 {
+            let db = db.clone();
+            handles.push(tokio::spawn(async move {
+                use_monthly_report(&db, id).await.expect("use")
+            }));
+        }
+        let mut used = 0;
+        for handle in handles {
+            if handle.await.expect("join") {
+                used += 1;
+            }
+        }
+        assert_eq!(used, 20);
+        assert_eq!(
+            get_user(&db, id).await.expect("user").monthly_reports_used,
+            20
+        );
+    }
+);
+
+both!(emailed_reports_are_found_by_upgrade_token, |db, engine| {
+    let request = NewEmailReport {
+        email: "Reader@Example.com".into(),
+        first_name: "Rea".into(),
+        last_name: Some("Der".into()),
+        website_url: "https://example.com/".into(),
+        report_type: "basic".into(),
+        analysis_result_id: None,
+        upgrade_token: Some("tok-1".into()),
+        agree_to_emails: true,
+    };
+    let stored = create_email_report(&db, &request).await.expect("create");
+    assert_eq!(stored.email, "reader@example.com");
+    assert!(matches!(
+        create_email_report(&db, &request).await,
+        Err(StoreError::Conflict(_))
+    ));
+    mark_email_report_sent(&db, stored.id, store::now())
+        .await
+        .expect("sent");
+    let found = find_by_upgrade_token(&db, "tok-1")
+        .await
+        .expect("find")
+        .expect("row");
+    assert!(found.sent_at.is_some());
+    assert!(
+        find_by_upgrade_token(&db, "nope")
+            .await
+            .expect("find")
+            .is_none()
+    );
+});
+
+both!(a_user_sees_their_own_jobs, |db, engine| {
+    use store::jobs::{NewAnalysis, Tier, enqueue_analysis, jobs_for_user};
+    let id = user(&db, "dash@example.com").await;
+    for (n, requester) in [(1, Some(id)), (2, None), (3, Some(id))] {
+        enqueue_analysis(
+            &db,
+            &NewAnalysis {
+                url: format!("s{n}.example"),
+                canonical_url: format!("https://s{n}.example/"),
+                tier: Tier::Standard,
+                requested_pages: 10,
+                requester_user_id: requester,
+                requester_ip: None,
+            },
+        )
+        .await
+        .expect("enqueue");
+    }
+    let jobs = jobs_for_user(&db, id, 10).await.expect("jobs");
+    assert_eq!(
+        jobs.iter().map(|j| j.url.as_str()).collect::<Vec<_>>(),
+        vec!["s3.example", "s1.example"]
+    );
+    assert!(
+        jobs.iter()
+            .all(|j| j.tier == "standard" && j.requested_pages == 10)
+    );
+});
