@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use migration::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
 
-use crate::error::StoreResult;
+use crate::error::{StoreError, StoreResult};
 
 /// How long a SQLite connection waits for another connection's write lock before giving up.
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -19,7 +19,8 @@ const POSTGRES_CONNECTIONS: u32 = 16;
 
 /// Connects to `url` and brings the schema up to date.
 ///
-/// Accepted URLs: `sqlite://path/to/file.db` (created when missing), `sqlite::memory:`, and
+/// Accepted URLs: `sqlite://path/to/file.db` (the file and its folder are created when
+/// missing, unless the URL sets `mode=`), `sqlite::memory:`, and
 /// `postgres://user@host:port/database`.
 pub async fn connect(url: &str) -> StoreResult<DatabaseConnection> {
     let db = open(url, None).await?;
@@ -58,6 +59,7 @@ pub async fn open(url: &str, max_connections: Option<u32>) -> StoreResult<Databa
                 .max_lifetime(None);
         } else {
             options.max_connections(max_connections.unwrap_or(SQLITE_FILE_CONNECTIONS));
+            create_parent_dir(url)?;
         }
         options.map_sqlx_sqlite_opts(move |opts| {
             let opts = opts
@@ -78,6 +80,28 @@ pub async fn open(url: &str, max_connections: Option<u32>) -> StoreResult<Databa
             .acquire_timeout(Duration::from_secs(30));
     }
     Ok(Database::connect(options).await?)
+}
+
+/// Creates the folder of a SQLite file (`sqlite://data/sitelens.db` on a fresh checkout).
+fn create_parent_dir(url: &str) -> StoreResult<()> {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if let Some(parent) = std::path::Path::new(path).parent()
+        && !parent.as_os_str().is_empty()
+        && !parent.exists()
+    {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            StoreError::Database(DbErr::Custom(format!(
+                "cannot create the folder of the SQLite database {}: {e}",
+                parent.display()
+            )))
+        })?;
+    }
+    Ok(())
 }
 
 /// Drops every table and re-creates the schema (`Migrator::fresh`): for development and

@@ -14,6 +14,12 @@
 //! - [`jobs::claim_next_job`] hands each queued job to exactly one worker, and
 //!   [`jobs::recover_stale_jobs`] re-queues (once) or fails jobs whose worker went silent;
 //! - [`websites::record_website_analysis`] counts analyses per canonical URL.
+//!
+//! Tests: `cargo test -p store` runs every integration test on a fresh SQLite file and on a
+//! fresh PostgreSQL database (`SITELENS_TEST_POSTGRES`, default
+//! `postgres://postgres@127.0.0.1:5432`, dropped afterwards). Without PostgreSQL the second
+//! half is skipped with a loud warning, unless `CI=true`, where it fails. Benchmarks:
+//! `cargo bench -p store` (same databases; prints operations per second).
 
 pub mod accounts;
 pub mod affiliates;

@@ -187,19 +187,16 @@ async fn in_memory_sqlite_keeps_one_database_across_queries() {
 }
 
 #[tokio::test]
-async fn sqlite_file_url_without_mode_creates_the_file() {
-    let path = std::env::temp_dir().join(format!(
-        "sitelens-create-{}.sqlite",
-        uuid::Uuid::new_v4().simple()
-    ));
+async fn sqlite_file_url_without_mode_creates_the_file_and_its_folder() {
+    let dir =
+        std::env::temp_dir().join(format!("sitelens-create-{}", uuid::Uuid::new_v4().simple()));
+    let path = dir.join("data").join("sitelens.sqlite");
     let db = store::connect(&format!("sqlite://{}", path.display()))
         .await
         .expect("connect");
     assert!(path.exists());
     db.close().await.expect("close");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 both!(unique_email_and_external_id_are_conflicts, |db, engine| {
