@@ -302,7 +302,7 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
         }
     }
 
-    let internal_links = check_uncrawled_links(fetcher, &origin, &pages).await;
+    let internal_links = check_uncrawled_links(fetcher, &origin, &pages, &robots).await;
     let external_links = check_external_links(fetcher, &origin, &pages).await;
     let assets = measure_assets(fetcher, &pages[0]).await;
 
@@ -484,6 +484,7 @@ async fn check_uncrawled_links(
     fetcher: &Fetcher,
     origin: &Url,
     pages: &[CrawledPage],
+    robots: &RobotsInfo,
 ) -> BTreeMap<String, LinkStatus> {
     let crawled: HashSet<Url> = pages.iter().map(|p| normalized(&p.url)).collect();
     let mut targets: Vec<Url> = Vec::new();
@@ -493,7 +494,12 @@ async fn check_uncrawled_links(
         for a in &doc.anchors {
             if let Some(u) = &a.url {
                 let u = normalized(u);
-                if same_site(origin, &u) && !crawled.contains(&u) && seen.insert(u.clone()) {
+                // Robots-blocked targets are never requested, not even with HEAD.
+                if same_site(origin, &u)
+                    && !crawled.contains(&u)
+                    && robots.allows(ROBOTS_TOKEN, &u)
+                    && seen.insert(u.clone())
+                {
                     targets.push(u);
                 }
             }
@@ -540,36 +546,40 @@ async fn check_external_links(
         .await
 }
 
+/// An asset to measure: its address and kind. A named type (not a tuple with a borrowed
+/// `&str`) keeps the stream's future `Send` for any caller, including spawned tasks.
+struct AssetJob(String, &'static str);
+
 async fn measure_assets(fetcher: &Fetcher, page: &CrawledPage) -> Vec<Asset> {
     let Some(doc) = &page.doc else {
         return Vec::new();
     };
-    let mut list: Vec<(String, &'static str)> = Vec::new();
+    let mut list: Vec<AssetJob> = Vec::new();
     let mut seen = HashSet::new();
     for s in doc.scripts.iter().filter_map(|s| s.src.clone()) {
         if seen.insert(s.clone()) {
-            list.push((s, "script"));
+            list.push(AssetJob(s, "script"));
         }
     }
     for s in &doc.stylesheets {
         if seen.insert(s.href.clone()) {
-            list.push((s.href.clone(), "stylesheet"));
+            list.push(AssetJob(s.href.clone(), "stylesheet"));
         }
     }
     for i in &doc.images {
         if i.src.starts_with("http") && seen.insert(i.src.clone()) {
-            list.push((i.src.clone(), "image"));
+            list.push(AssetJob(i.src.clone(), "image"));
         }
     }
     for s in &doc.subresources {
         if s.starts_with("http") && seen.insert(s.clone()) {
-            list.push((s.clone(), "other"));
+            list.push(AssetJob(s.clone(), "other"));
         }
     }
     list.truncate(fetcher.config().max_assets);
     let concurrency = fetcher.config().per_host_concurrency.max(1);
     futures::stream::iter(list)
-        .map(|(u, kind)| async move {
+        .map(|AssetJob(u, kind)| async move {
             let Ok(url) = Url::parse(&u) else {
                 return None;
             };

@@ -263,8 +263,11 @@ impl Analyzer {
         );
 
         let mut per_page = Vec::new();
-        for p in &site.pages {
-            if let Some(doc) = &p.doc {
+        for (i, p) in site.pages.iter().enumerate() {
+            // Error pages are reported as broken links, not audited as content; the start page
+            // is always audited (its status is a finding).
+            let audited = i == 0 || p.status().is_some_and(|s| s < 400);
+            if let (Some(doc), true) = (&p.doc, audited) {
                 let ctx = checks::PageCtx {
                     page: p,
                     doc,

@@ -238,7 +238,7 @@ fn http_diagnostics(site: &SiteData) -> Vec<Diagnostic> {
         .iter()
         .filter(|a| a.transfer_bytes > 150 * 1024)
         .collect();
-    large.sort_by(|a, b| b.transfer_bytes.cmp(&a.transfer_bytes));
+    large.sort_by_key(|a| std::cmp::Reverse(a.transfer_bytes));
     if !large.is_empty() {
         let total: u64 = large.iter().map(|a| a.transfer_bytes).sum();
         push(Diagnostic {

@@ -162,15 +162,10 @@ impl Robots {
         let named: Vec<&Rule> = self
             .groups
             .iter()
-            .filter(|g| g.agents.iter().any(|a| *a == token))
+            .filter(|g| g.agents.contains(&token))
             .flat_map(|g| g.rules.iter())
             .collect();
-        if !named.is_empty()
-            || self
-                .groups
-                .iter()
-                .any(|g| g.agents.iter().any(|a| *a == token))
-        {
+        if !named.is_empty() || self.groups.iter().any(|g| g.agents.contains(&token)) {
             return named;
         }
         self.groups

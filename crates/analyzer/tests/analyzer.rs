@@ -6,4 +6,5 @@ mod support {
 }
 
 mod checks;
+mod site;
 mod ssrf;

@@ -194,16 +194,17 @@ async fn the_bad_page_fails_every_page_check() {
     assert_eq!(kind_of(&report, "seo.robots-txt"), Good);
 }
 
-/// One small page per case: (path, html, headers, audit id, Lighthouse passes?).
-fn lighthouse_cases(
-    base: &str,
-) -> Vec<(
+/// A page of the Lighthouse table: path, HTML, extra headers, audit id, Lighthouse passes?
+type Case = (
     &'static str,
     String,
     Vec<(&'static str, &'static str)>,
     &'static str,
     bool,
-)> {
+);
+
+/// One small page per case.
+fn lighthouse_cases(base: &str) -> Vec<Case> {
     let page = |head: &str, body: &str| {
         format!(
             "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">{head}</head><body>{body}</body></html>"

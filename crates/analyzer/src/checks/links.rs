@@ -78,7 +78,11 @@ pub fn run(site: &SiteData, out: &mut Vec<Tagged>) {
                     .or_default()
                     .push(from.clone()),
                 Some((Some(_), hops)) if *hops > 0 => redirected
-                    .entry(short_url(u.as_str()))
+                    .entry(format!(
+                        "{} ({hops} redirect{})",
+                        short_url(u.as_str()),
+                        if *hops == 1 { "" } else { "s" }
+                    ))
                     .or_default()
                     .push(from.clone()),
                 _ => {}

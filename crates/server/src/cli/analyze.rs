@@ -1,0 +1,341 @@
+//! `sitelens analyze <url> [--pages N] [--json <file or ->] [--no-browser]`.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig, ProgressUpdate};
+use clap::Args;
+use domain::report::{AnalysisReport, FindingType, ReportType};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Arguments of `sitelens analyze`.
+#[derive(Debug, Clone, Args)]
+pub struct AnalyzeArgs {
+    /// The address to analyse; `https://` is added when no scheme is given.
+    pub url: String,
+    /// Pages to crawl: 1 gives a basic report, up to 10 a standard (professional) one, more a
+    /// premium one.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub pages: u32,
+    /// Write the full report as JSON to this file, or to standard output with `-`.
+    #[arg(long, value_name = "FILE or -")]
+    pub json: Option<String>,
+    /// Analyse over HTTP only, without a browser (browser metrics are then estimated).
+    #[arg(long)]
+    pub no_browser: bool,
+}
+
+/// Run `analyze` with the configuration from the environment; exit 0 when a report was produced.
+pub fn run(args: AnalyzeArgs) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: could not start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let code = runtime.block_on(execute(
+        &args,
+        AnalyzerConfig::from_env(),
+        &mut std::io::stdout(),
+        &mut std::io::stderr(),
+        show_progress,
+    ));
+    ExitCode::from(code)
+}
+
+/// The command itself, with its configuration and outputs passed in so tests can run it.
+/// Returns the exit status: 0 with a report, 1 when the site could not be analysed, 2 when the
+/// report could not be written.
+pub async fn execute(
+    args: &AnalyzeArgs,
+    config: AnalyzerConfig,
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+    show_progress: bool,
+) -> u8 {
+    let analyzer = match Analyzer::new(config) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return 1;
+        }
+    };
+    let mut options = AnalyzeOptions::for_pages(args.pages as usize);
+    // This build has no browser engine yet, so every run is HTTP-only; --no-browser states it.
+    options.use_browser = !args.no_browser;
+    if !args.no_browser {
+        let _ = writeln!(
+            stderr,
+            "note: no browser engine in this build; analysing over HTTP only (browser metrics are estimated)"
+        );
+    }
+    let bar = if show_progress {
+        let bar = ProgressBar::new(100);
+        if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos:>3}% {msg}") {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Some(bar)
+    } else {
+        None
+    };
+    let progress_bar = bar.clone();
+    let on_progress = move |p: ProgressUpdate| {
+        if let Some(b) = &progress_bar {
+            b.set_position(u64::from(p.progress));
+            b.set_message(format!("{}: {}", p.step, p.message));
+        }
+    };
+    let result = analyzer.analyze(&args.url, &options, &on_progress).await;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: could not analyse {}: {e}", args.url);
+            return 1;
+        }
+    };
+    match args.json.as_deref() {
+        Some(target) => {
+            let json = match serde_json::to_string_pretty(&report) {
+                Ok(j) => j,
+                Err(e) => {
+                    let _ = writeln!(stderr, "error: could not serialise the report: {e}");
+                    return 2;
+                }
+            };
+            if target == "-" {
+                if writeln!(stdout, "{json}").is_err() {
+                    return 2;
+                }
+            } else {
+                if let Err(e) = std::fs::write(target, json + "\n") {
+                    let _ = writeln!(stderr, "error: could not write {target}: {e}");
+                    return 2;
+                }
+                let _ = writeln!(stderr, "Report written to {target}");
+            }
+        }
+        None => {
+            if stdout.write_all(summary(&report).as_bytes()).is_err() {
+                return 2;
+            }
+        }
+    }
+    0
+}
+
+/// The readable summary: scores, estimated figures, and the top actions.
+pub fn summary(r: &AnalysisReport) -> String {
+    let kind = match r.report_type {
+        ReportType::Basic => "basic",
+        ReportType::Standard => "standard",
+        ReportType::Premium => "premium",
+    };
+    let mut s = String::new();
+    s.push_str(&format!(
+        "Sitelens report for {} ({kind}, {} page{})\n\n",
+        r.url,
+        r.pages_analyzed,
+        if r.pages_analyzed == 1 { "" } else { "s" }
+    ));
+    let sc = r.scores;
+    s.push_str(&format!(
+        "  Overall      {:>3}/100\n  SEO          {:>3}\n  Design & UX  {:>3}\n  Technical    {:>3}\n  Performance  {:>3}\n\n",
+        sc.overall, sc.seo, sc.design, sc.technical, sc.performance
+    ));
+    let count = |k: FindingType| {
+        r.seo_analysis
+            .iter()
+            .chain(&r.design_analysis)
+            .chain(&r.technical_analysis)
+            .flat_map(|g| &g.findings)
+            .filter(|f| f.kind == k)
+            .count()
+    };
+    s.push_str(&format!(
+        "  {} issues, {} warnings, {} passed checks\n",
+        count(FindingType::Issue),
+        count(FindingType::Warning),
+        count(FindingType::Good)
+    ));
+    if !r.performance_analysis.estimated.is_empty() {
+        s.push_str(&format!(
+            "  Estimated, not measured (no browser): {}\n",
+            r.performance_analysis.estimated.join(", ")
+        ));
+    }
+    if let Some(p) = &r.professional {
+        match p.domain_authority {
+            Some(a) => s.push_str(&format!("  Domain authority: {a}/100\n")),
+            None => s.push_str("  Domain authority: not enough link evidence yet\n"),
+        }
+    }
+    s.push_str("\nTop actions:\n");
+    if r.action_items.is_empty() {
+        s.push_str("  Nothing to fix: every check passed.\n");
+    }
+    for item in r.action_items.iter().take(10) {
+        let p = format!("{:?}", item.priority).to_lowercase();
+        s.push_str(&format!("  [{p:<6}] {}\n", item.title));
+    }
+    if r.action_items.len() > 10 {
+        s.push_str(&format!("  … and {} more\n", r.action_items.len() - 10));
+    }
+    s.push_str("\nRun with --json - for the full report.\n");
+    s
+}
+
+/// The analyzer's fixture server, shared with its tests (binds 127.0.0.1 only).
+#[cfg(test)]
+#[path = "../../../analyzer/tests/support/server.rs"]
+mod fixture_server;
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use analyzer::guard::StaticResolver;
+    use clap::Parser;
+
+    use super::*;
+
+    use super::fixture_server::{Reply, Site, TestServer, fixture};
+
+    /// What `SITELENS_ALLOW_PRIVATE_TARGETS=true` gives, with no name resolving, so the test
+    /// can only reach the fixture server on 127.0.0.1.
+    fn allowed() -> AnalyzerConfig {
+        AnalyzerConfig {
+            resolver: Some(Arc::new(StaticResolver::new())),
+            ..AnalyzerConfig::allowing_private_targets()
+        }
+    }
+
+    async fn site() -> TestServer {
+        TestServer::start(|base| {
+            Site::new()
+                .route("/", Reply::html(fixture("good.html", base)))
+                .route("/about", Reply::html(fixture("bad.html", base)))
+                .route(
+                    "/robots.txt",
+                    Reply::text(
+                        "text/plain",
+                        format!("User-agent: *\nSitemap: {base}/sitemap.xml\n"),
+                    ),
+                )
+        })
+        .await
+    }
+
+    fn args(argv: &[&str]) -> AnalyzeArgs {
+        let mut full = vec!["sitelens", "analyze"];
+        full.extend_from_slice(argv);
+        match crate::cli::Cli::try_parse_from(full) {
+            Ok(crate::cli::Cli {
+                command: crate::cli::Command::Analyze(a),
+            }) => a,
+            other => panic!("not an analyze command: {other:?}"),
+        }
+    }
+
+    async fn run(a: &AnalyzeArgs, config: AnalyzerConfig) -> (u8, String, String) {
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let code = execute(a, config, &mut out, &mut err, false).await;
+        (
+            code,
+            String::from_utf8_lossy(&out).into_owned(),
+            String::from_utf8_lossy(&err).into_owned(),
+        )
+    }
+
+    #[tokio::test]
+    async fn json_to_stdout_is_the_full_report() {
+        let server = site().await;
+        let a = args(&[&server.url("/"), "--json", "-", "--no-browser"]);
+        let (code, out, err) = run(&a, allowed()).await;
+        assert_eq!(code, 0, "{err}");
+        let report: AnalysisReport = serde_json::from_str(&out).expect("contract JSON");
+        assert_eq!(report.url, server.url("/"));
+        assert_eq!(report.pages_analyzed, 1);
+        assert!(!report.seo_analysis.is_empty());
+        assert!(err.is_empty(), "--no-browser prints no note: {err}");
+    }
+
+    #[tokio::test]
+    async fn the_summary_shows_scores_and_top_actions() {
+        let server = site().await;
+        let a = args(&[&server.url("/"), "--pages", "5"]);
+        let (code, out, err) = run(&a, allowed()).await;
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("(standard, 5 pages)"), "{out}");
+        for want in [
+            "Overall",
+            "SEO",
+            "Design & UX",
+            "Technical",
+            "Performance",
+            "Top actions:",
+            "Estimated, not measured",
+            "Domain authority",
+        ] {
+            assert!(out.contains(want), "{want} in {out}");
+        }
+        assert!(
+            out.contains("[high  ]"),
+            "issues of /about lead the actions: {out}"
+        );
+        assert!(err.contains("no browser engine"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn json_to_a_file() {
+        let server = site().await;
+        let path = std::env::temp_dir().join(format!("sitelens-cli-{}.json", std::process::id()));
+        let target = path.to_string_lossy().into_owned();
+        let a = args(&[&server.url("/"), "--json", &target, "--no-browser"]);
+        let (code, out, err) = run(&a, allowed()).await;
+        assert_eq!(code, 0, "{err}");
+        assert!(out.is_empty());
+        assert!(err.contains("Report written to"), "{err}");
+        let text = std::fs::read_to_string(&path).expect("file");
+        let _ = std::fs::remove_file(&path);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+        assert!(v["scores"]["overall"].is_u64());
+    }
+
+    #[tokio::test]
+    async fn private_targets_are_refused_without_the_setting() {
+        let server = site().await;
+        let a = args(&[&server.url("/"), "--no-browser"]);
+        let (code, out, err) = run(&a, AnalyzerConfig::default()).await;
+        assert_eq!(code, 1);
+        assert!(out.is_empty());
+        assert!(err.starts_with("error: could not analyse"), "{err}");
+        assert!(
+            err.contains("loopback") && err.contains("SITELENS_ALLOW_PRIVATE_TARGETS=true"),
+            "{err}"
+        );
+        assert!(server.hits().is_empty());
+    }
+
+    #[test]
+    fn page_counts_are_validated() {
+        assert!(
+            crate::cli::Cli::try_parse_from(["sitelens", "analyze", "x", "--pages", "0"]).is_err()
+        );
+        assert!(
+            crate::cli::Cli::try_parse_from(["sitelens", "analyze", "x", "--pages", "101"])
+                .is_err()
+        );
+        assert_eq!(args(&["x"]).pages, 1);
+    }
+}
