@@ -31,15 +31,13 @@ test.describe("at 375 px", () => {
 
 test("the theme choice persists across reloads under ui-theme", async ({ page }, info) => {
   await page.goto("/about");
-  await page.getByRole("button", { name: "Theme" }).click();
-  await page.getByRole("menuitemradio", { name: "Dark" }).click();
+  await page.getByRole("combobox", { name: "Theme" }).selectOption("Dark");
   await expect(page.locator("html")).toHaveClass(/dark/);
   expect(await page.evaluate(() => localStorage.getItem("ui-theme"))).toBe("dark");
   await page.reload();
   await expect(page.locator("html")).toHaveClass(/dark/);
   await shot(page, info, "about-dark");
-  await page.getByRole("button", { name: "Theme" }).click();
-  await page.getByRole("menuitemradio", { name: "Light" }).click();
+  await page.getByRole("combobox", { name: "Theme" }).selectOption("Light");
   await page.reload();
   await expect(page.locator("html")).not.toHaveClass(/dark/);
 });
@@ -53,9 +51,11 @@ test("the header highlights the current route and hides on home", async ({ page 
 
 test("the pricing toggle switches plans to annual prices", async ({ page }, info) => {
   await page.goto("/pricing");
-  await expect(page.getByText("$70", { exact: true })).toBeVisible();
+  const plans = page.getByRole("region", { name: "Subscription plans" });
+  await expect(plans.getByText("$70", { exact: true })).toBeVisible();
   await page.getByRole("switch", { name: "Annual billing" }).click();
-  await expect(page.getByText("$700", { exact: true })).toBeVisible();
+  await expect(plans.getByText("$700", { exact: true })).toBeVisible();
+  await expect(plans.getByText("$70", { exact: true })).toHaveCount(0);
   await expect(page.getByText("2 Months Free")).toBeVisible();
   await expect(page.getByRole("link", { name: "Choose Agency" })).toHaveAttribute("href", "/stripe-checkout?package=agency-plan");
   await shot(page, info, "pricing");

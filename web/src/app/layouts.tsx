@@ -1,7 +1,5 @@
 import { useEffect } from "react";
 import { Outlet, useLocation, useRouteError } from "react-router";
-import { Header } from "../components/layout/header";
-import { Footer } from "../components/layout/footer";
 import { ErrorBoundary, ErrorScreen, logError } from "../components/errors/error-screen";
 
 /** Every route change scrolls to the top (a #hash scrolls to its target instead). */
@@ -36,19 +34,6 @@ export function RootLayout() {
         <Outlet />
       </ErrorBoundary>
     </>
-  );
-}
-
-/** Pages with the shared header and footer (every route but home). */
-export function SiteLayout() {
-  return (
-    <div className="flex min-h-dvh flex-col">
-      <Header />
-      <main id="main" className="flex-1">
-        <Outlet />
-      </main>
-      <Footer />
-    </div>
   );
 }
 

@@ -1,8 +1,7 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
-import { RootLayout, RouteError, SiteLayout } from "./layouts";
+import { RootLayout, RouteError } from "./layouts";
 import { HomePage } from "../features/home/home-page";
-import { NotFoundPage } from "../features/not-found/not-found-page";
 
 type Module = Record<string, ComponentType>;
 
@@ -16,6 +15,8 @@ function page(path: string, load: () => Promise<Module>, name: string): RouteObj
  * base, API docs, affiliates and partners, resources, white-label, enterprise and agency
  * contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
  */
+const notFound = (path: string) => page(path, () => import("../features/not-found/not-found-page"), "NotFoundPage");
+
 export const laterRoutes = [
   "/demo",
   "/enterprise",
@@ -60,7 +61,8 @@ export const routes: RouteObject[] = [
       { path: "/", element: <HomePage /> },
       { path: "/home", element: <HomePage /> },
       {
-        element: <SiteLayout />,
+        // The header, footer and every other page load after the home page's first paint.
+        lazy: async () => ({ Component: (await import("./site-layout")).SiteLayout }),
         children: [
           page("/analyzing", () => import("../features/analyzing/analyzing-page"), "AnalyzingPage"),
           page("/results", () => import("../features/results/results-page"), "ResultsPage"),
@@ -76,8 +78,8 @@ export const routes: RouteObject[] = [
           page("/contact", () => import("../features/content/contact-page"), "ContactPage"),
           page("/sign-in", () => import("../features/auth/redirect-page"), "SignInRedirectPage"),
           page("/sign-up", () => import("../features/auth/redirect-page"), "SignUpRedirectPage"),
-          ...laterRoutes.map((path) => ({ path, element: <NotFoundPage /> })),
-          { path: "*", element: <NotFoundPage /> },
+          ...laterRoutes.map((path) => notFound(path)),
+          notFound("*"),
         ],
       },
     ],

@@ -47,6 +47,12 @@ function MailIcon() {
   );
 }
 
+const env = import.meta.env as Record<string, string | undefined>;
+// Social profiles are configuration (ARCHITECTURE.md §5): a link shows only when its address is set.
+const socials = [{ label: "Sitelens on GitHub", href: env.VITE_SOCIAL_GITHUB, Icon: GithubIcon }].filter(
+  (s): s is { label: string; href: string; Icon: typeof GithubIcon } => !!s.href,
+);
+
 /** Shared footer: brand blurb, Product / Resources / Company, and the legal row with the current year. */
 export function Footer() {
   const year = new Date().getFullYear();
@@ -62,9 +68,11 @@ export function Footer() {
             <Link to="/contact" aria-label="Contact us" className="rounded-md p-2 hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
               <MailIcon />
             </Link>
-            <Link to="/about" aria-label="About the open-source project" className="rounded-md p-2 hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-              <GithubIcon />
-            </Link>
+{socials.map((sl) => (
+              <a key={sl.label} href={sl.href} aria-label={sl.label} rel="me noopener" className="rounded-md p-2 hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                <sl.Icon />
+              </a>
+            ))}
           </div>
         </div>
         {columns.map((c) => (

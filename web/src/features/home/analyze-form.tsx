@@ -64,7 +64,7 @@ export function AnalyzeForm() {
             inputMode="url"
             autoComplete="url"
             spellCheck={false}
-            placeholder="Enter your website, e.g. example.com"
+            placeholder="yourwebsite.com"
             value={value}
             onChange={(e) => onChange(e.target.value)}
             disabled={pending}
