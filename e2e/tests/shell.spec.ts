@@ -56,7 +56,7 @@ test("the pricing toggle switches plans to annual prices", async ({ page }, info
   await page.getByRole("switch", { name: "Annual billing" }).click();
   await expect(plans.getByText("$700", { exact: true })).toBeVisible();
   await expect(plans.getByText("$70", { exact: true })).toHaveCount(0);
-  await expect(page.getByText("2 Months Free")).toBeVisible();
+  await expect(plans.getByText("2 Months Free", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Choose Agency" })).toHaveAttribute("href", "/stripe-checkout?package=agency-plan");
   await shot(page, info, "pricing");
 });
