@@ -289,3 +289,69 @@ both!(silent_jobs_are_requeued_once_then_failed, |db, engine| {
         2
     );
 });
+
+both!(
+    completion_and_recovery_racing_leave_one_consistent_outcome,
+    |db, engine| {
+        for round in 0..10 {
+            let job = enqueue(&db, round).await;
+            claim_next_job(&db, "racer")
+                .await
+                .expect("claim")
+                .expect("job");
+            let cutoff = store::now() + Duration::hours(1);
+            let completing = {
+                let db = db.clone();
+                tokio::spawn(async move {
+                    complete_job(&db, job.id, "racer", &NewResult::default()).await
+                })
+            };
+            let recovering = {
+                let db = db.clone();
+                tokio::spawn(async move { recover_stale_jobs(&db, cutoff).await.expect("recover") })
+            };
+            let completed = completing.await.expect("join");
+            let recovery = recovering.await.expect("join");
+            let stored = get_job(&db, job.id).await.expect("get");
+            match completed {
+                Ok(result_id) => {
+                    assert!(
+                        recovery.requeued.is_empty(),
+                        "round {round}: recovered a completed job"
+                    );
+                    assert_eq!(stored.job_status(), Some(JobStatus::Complete));
+                    assert_eq!(stored.result_id, Some(result_id));
+                }
+                Err(StoreError::Conflict(_)) => {
+                    assert_eq!(recovery.requeued, vec![job.id], "round {round}");
+                    assert_eq!(stored.job_status(), Some(JobStatus::Queued));
+                    assert_eq!(stored.result_id, None);
+                    // Leave the queue empty for the next round.
+                    let again = claim_next_job(&db, "cleanup")
+                        .await
+                        .expect("claim")
+                        .expect("job");
+                    fail_job(&db, again.id, "cleanup", "test cleanup")
+                        .await
+                        .expect("fail");
+                }
+                Err(other) => panic!("round {round}: {other:?}"),
+            }
+        }
+        let results = analysis_results::Entity::find()
+            .count(&db)
+            .await
+            .expect("count");
+        let complete = analysis_jobs::Entity::find()
+            .all(&db)
+            .await
+            .expect("jobs")
+            .iter()
+            .filter(|j| j.job_status() == Some(JobStatus::Complete))
+            .count();
+        assert_eq!(
+            results, complete as u64,
+            "a result exists exactly for each completed job"
+        );
+    }
+);
