@@ -29,6 +29,7 @@ fn under_ci() -> bool {
 }
 
 static WARN_ONCE: Once = Once::new();
+static ANNOUNCE_ONCE: Once = Once::new();
 
 /// Set once PostgreSQL was found unreachable, so later tests skip without waiting again.
 static PG_DOWN: AtomicBool = AtomicBool::new(false);
@@ -59,7 +60,16 @@ async fn pg_admin() -> Option<DatabaseConnection> {
         .acquire_timeout(Duration::from_secs(3))
         .sqlx_logging(false);
     match Database::connect(options).await {
-        Ok(db) => Some(db),
+        Ok(db) => {
+            ANNOUNCE_ONCE.call_once(|| {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "store tests: every test runs on SQLite and on PostgreSQL at {}",
+                    pg_base_url()
+                );
+            });
+            Some(db)
+        }
         Err(err) => {
             assert!(!under_ci(), "PostgreSQL is required under CI=true: {err}");
             PG_DOWN.store(true, Ordering::Relaxed);
