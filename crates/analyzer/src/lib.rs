@@ -18,6 +18,7 @@
 
 pub mod advisor;
 pub mod authority;
+pub mod browser;
 pub mod checks;
 pub mod config;
 pub mod crawl;

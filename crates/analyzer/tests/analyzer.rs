@@ -5,6 +5,7 @@ mod support {
     pub mod util;
 }
 
+mod browser;
 mod checks;
 mod site;
 mod ssrf;

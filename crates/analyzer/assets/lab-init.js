@@ -1,0 +1,64 @@
+// Sitelens lab instrumentation, installed before any page script runs
+// (Page.addScriptToEvaluateOnNewDocument). It only records; it never changes the page.
+// Paint, LCP, layout-shift and long-task entries are read through buffered
+// PerformanceObservers, since paint entries may arrive after the load event.
+(() => {
+  if (window.__sitelens) return;
+  const s = {
+    paints: {},
+    lcp: [],
+    shifts: [],
+    longtasks: [],
+    inserted: new WeakMap(),
+    imgLoad: new WeakMap(),
+  };
+  Object.defineProperty(window, '__sitelens', { value: s, enumerable: false });
+  const observers = [];
+  const observe = (type, fn) => {
+    try {
+      const o = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) fn(e);
+      });
+      o.observe({ type, buffered: true });
+      observers.push([o, fn]);
+    } catch (_) {
+      /* entry type unsupported */
+    }
+  };
+  // Entries already queued but not yet delivered to the callbacks (delivery is a low-priority
+  // task) are taken synchronously when the metrics are read.
+  s.flush = () => {
+    for (const [o, fn] of observers) for (const e of o.takeRecords()) fn(e);
+  };
+  observe('paint', (e) => {
+    s.paints[e.name] = e.startTime;
+  });
+  observe('largest-contentful-paint', (e) => {
+    s.lcp.push({
+      t: e.startTime,
+      size: e.size,
+      url: e.url || '',
+      tag: e.element ? e.element.tagName.toLowerCase() : '',
+    });
+  });
+  observe('layout-shift', (e) => {
+    s.shifts.push({ t: e.startTime, v: e.value, input: e.hadRecentInput });
+  });
+  observe('longtask', (e) => {
+    s.longtasks.push({ t: e.startTime, d: e.duration });
+  });
+  // When each element entered the document: the paint-progression Speed Index needs it.
+  new MutationObserver((records) => {
+    const t = performance.now();
+    for (const r of records)
+      for (const n of r.addedNodes) if (n.nodeType === 1 && !s.inserted.has(n)) s.inserted.set(n, t);
+  }).observe(document, { childList: true, subtree: true });
+  document.addEventListener(
+    'load',
+    (e) => {
+      const el = e.target;
+      if (el && el.tagName === 'IMG') s.imgLoad.set(el, performance.now());
+    },
+    true,
+  );
+})();

@@ -1,0 +1,2 @@
+//! Browser benchmark (filled in below).
+fn main() {}

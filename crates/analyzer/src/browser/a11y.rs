@@ -1,0 +1,290 @@
+//! Accessibility with axe-core, the engine Lighthouse runs, shipped inside the binary.
+//!
+//! axe-core runs only Lighthouse's accessibility rules, and each violated rule becomes a
+//! finding whose `audit` is the Lighthouse audit id (Lighthouse names its accessibility audits
+//! after the axe rules). The score is Lighthouse's: the weighted share of passing audits among
+//! those that applied, with the weights of Lighthouse 12.8's default config (10 for rules whose
+//! failure blocks users outright, 7 for serious, 3 moderate, 1 minor; manual audits weigh 0).
+
+use chromiumoxide::Page;
+use domain::report::{Finding, FindingType};
+use serde::Deserialize;
+
+use super::{AccessibilityResult, AuditOutcome, category_score};
+
+/// axe-core 4.14.1 (MPL-2.0, see `assets/axe-LICENSE.txt`), from the npm package.
+const AXE_SOURCE: &str = include_str!("../../assets/axe.min.js");
+
+/// Lighthouse 12.8.2's accessibility audits that axe-core implements, with their weights
+/// (`core/config/default-config.js`).
+pub const LIGHTHOUSE_WEIGHTS: &[(&str, f64)] = &[
+    ("accesskeys", 7.0),
+    ("aria-allowed-attr", 10.0),
+    ("aria-allowed-role", 1.0),
+    ("aria-command-name", 7.0),
+    ("aria-conditional-attr", 7.0),
+    ("aria-deprecated-role", 1.0),
+    ("aria-dialog-name", 7.0),
+    ("aria-hidden-body", 10.0),
+    ("aria-hidden-focus", 7.0),
+    ("aria-input-field-name", 7.0),
+    ("aria-meter-name", 7.0),
+    ("aria-progressbar-name", 7.0),
+    ("aria-prohibited-attr", 7.0),
+    ("aria-required-attr", 10.0),
+    ("aria-required-children", 10.0),
+    ("aria-required-parent", 10.0),
+    ("aria-roles", 7.0),
+    ("aria-text", 7.0),
+    ("aria-toggle-field-name", 7.0),
+    ("aria-tooltip-name", 7.0),
+    ("aria-treeitem-name", 7.0),
+    ("aria-valid-attr-value", 10.0),
+    ("aria-valid-attr", 10.0),
+    ("button-name", 10.0),
+    ("bypass", 7.0),
+    ("color-contrast", 7.0),
+    ("definition-list", 7.0),
+    ("dlitem", 7.0),
+    ("document-title", 7.0),
+    ("duplicate-id-aria", 10.0),
+    ("form-field-multiple-labels", 3.0),
+    ("frame-title", 7.0),
+    ("heading-order", 3.0),
+    ("html-has-lang", 7.0),
+    ("html-lang-valid", 7.0),
+    ("html-xml-lang-mismatch", 3.0),
+    ("image-alt", 10.0),
+    ("image-redundant-alt", 1.0),
+    ("input-button-name", 10.0),
+    ("input-image-alt", 10.0),
+    ("label", 7.0),
+    ("link-in-text-block", 7.0),
+    ("link-name", 7.0),
+    ("list", 7.0),
+    ("listitem", 7.0),
+    ("meta-refresh", 10.0),
+    ("meta-viewport", 10.0),
+    ("object-alt", 7.0),
+    ("select-name", 7.0),
+    ("skip-link", 3.0),
+    ("tabindex", 7.0),
+    ("table-duplicate-name", 1.0),
+    ("target-size", 7.0),
+    ("td-headers-attr", 7.0),
+    ("th-has-data-cells", 7.0),
+    ("valid-lang", 7.0),
+    ("video-caption", 10.0),
+    ("empty-heading", 0.0),
+    ("identical-links-same-purpose", 0.0),
+    ("landmark-one-main", 0.0),
+    ("label-content-name-mismatch", 0.0),
+    ("table-fake-caption", 0.0),
+    ("td-has-header", 0.0),
+];
+
+/// Lighthouse's weight of an audit (0 for audits it does not score).
+pub fn weight(audit: &str) -> f64 {
+    LIGHTHOUSE_WEIGHTS
+        .iter()
+        .find(|(id, _)| *id == audit)
+        .map_or(0.0, |(_, w)| *w)
+}
+
+/// One violated rule.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Violation {
+    /// axe rule id (= Lighthouse audit id).
+    pub id: String,
+    /// critical, serious, moderate or minor.
+    #[serde(default)]
+    pub impact: Option<String>,
+    /// One-line help text.
+    pub help: String,
+    /// What the rule checks.
+    pub description: String,
+    /// Deque University page.
+    #[serde(default)]
+    pub help_url: String,
+    /// Elements that fail.
+    pub nodes: usize,
+    /// CSS selectors of the first failing elements.
+    #[serde(default)]
+    pub targets: Vec<String>,
+}
+
+/// What axe-core reported.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AxeResults {
+    /// axe-core version.
+    #[serde(default)]
+    pub version: String,
+    /// Violated rules.
+    pub violations: Vec<Violation>,
+    /// Rules that applied and passed.
+    pub passes: Vec<String>,
+    /// Rules axe-core could not decide (left out of the score, as Lighthouse does).
+    #[serde(default)]
+    pub incomplete: Vec<String>,
+}
+
+const RUN: &str = r#"async (ids) => {
+  const known = new Set(axe.getRules().map((r) => r.ruleId));
+  const values = ids.filter((id) => known.has(id));
+  const r = await axe.run(document, {
+    runOnly: { type: 'rule', values },
+    resultTypes: ['violations'],
+    elementRef: false,
+  });
+  return JSON.stringify({
+    version: axe.version,
+    violations: r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, description: v.description, helpUrl: v.helpUrl,
+      nodes: v.nodes.length,
+      targets: v.nodes.slice(0, 5).map((n) => String(n.target)),
+    })),
+    passes: r.passes.map((p) => p.id),
+    incomplete: r.incomplete.map((p) => p.id),
+  });
+}"#;
+
+/// Inject axe-core into `page` and run Lighthouse's rules.
+pub async fn run_axe(page: &Page) -> Result<AxeResults, String> {
+    page.evaluate(AXE_SOURCE).await.map_err(|e| e.to_string())?;
+    let ids: Vec<&str> = LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect();
+    let call = chromiumoxide::cdp::js_protocol::runtime::CallFunctionOnParams::builder()
+        .function_declaration(RUN)
+        .argument(
+            chromiumoxide::cdp::js_protocol::runtime::CallArgument::builder()
+                .value(serde_json::json!(ids))
+                .build(),
+        )
+        .await_promise(true)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let raw: String = page
+        .evaluate_function(call)
+        .await
+        .map_err(|e| e.to_string())?
+        .into_value()
+        .map_err(|e| e.to_string())?;
+    serde_json::from_str(&raw).map_err(|e| e.to_string())
+}
+
+/// Turn axe-core's results into findings, audit verdicts and the Lighthouse-weighted score.
+pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
+    let r = match axe {
+        Ok(r) => r,
+        Err(e) => {
+            return AccessibilityResult {
+                error: Some(e.clone()),
+                ..AccessibilityResult::default()
+            };
+        }
+    };
+    let mut audits: Vec<AuditOutcome> = Vec::new();
+    for id in &r.passes {
+        audits.push(AuditOutcome {
+            id: id.clone(),
+            passed: true,
+            weight: weight(id),
+        });
+    }
+    let mut findings = Vec::new();
+    let mut violations = r.violations.clone();
+    // Heaviest audits first, so the report leads with what costs most.
+    violations.sort_by(|a, b| weight(&b.id).total_cmp(&weight(&a.id)));
+    for v in &violations {
+        audits.push(AuditOutcome {
+            id: v.id.clone(),
+            passed: false,
+            weight: weight(&v.id),
+        });
+        let kind = match v.impact.as_deref() {
+            Some("critical" | "serious") => FindingType::Issue,
+            _ => FindingType::Warning,
+        };
+        let examples = if v.targets.is_empty() {
+            String::new()
+        } else {
+            format!(" Examples: {}.", v.targets.join(", "))
+        };
+        findings.push(Finding {
+            id: format!("a11y.{}", v.id),
+            kind,
+            title: v.help.clone(),
+            description: format!(
+                "{} {} element(s) fail ({} impact).{examples}",
+                v.description,
+                v.nodes,
+                v.impact.as_deref().unwrap_or("unknown")
+            ),
+            solution: Some(format!("See {} for how to fix it.", v.help_url)),
+            audit: Some(v.id.clone()),
+        });
+    }
+    let passed = r.passes.iter().filter(|p| weight(p) > 0.0).count();
+    if passed > 0 {
+        findings.push(Finding {
+            id: "a11y.passed".to_owned(),
+            kind: FindingType::Good,
+            title: format!("{passed} accessibility checks pass"),
+            description: format!(
+                "axe-core {} found no problem with: {}.",
+                r.version,
+                r.passes
+                    .iter()
+                    .filter(|p| weight(p) > 0.0)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            solution: None,
+            audit: None,
+        });
+    }
+    AccessibilityResult {
+        score: category_score(&audits),
+        findings,
+        audits,
+        error: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_follow_lighthouse() {
+        assert_eq!(weight("image-alt"), 10.0);
+        assert_eq!(weight("color-contrast"), 7.0);
+        assert_eq!(weight("heading-order"), 3.0);
+        assert_eq!(weight("not-a-rule"), 0.0);
+    }
+
+    #[test]
+    fn violations_become_findings_with_audit_ids() {
+        let r = AxeResults {
+            version: "4.14.1".into(),
+            violations: vec![Violation {
+                id: "image-alt".into(),
+                impact: Some("critical".into()),
+                help: "Images must have alternative text".into(),
+                description: "Ensures <img> elements have alternative text".into(),
+                help_url: "https://dequeuniversity.com/rules/axe/4.14/image-alt".into(),
+                nodes: 2,
+                targets: vec!["img".into()],
+            }],
+            passes: vec!["document-title".into(), "html-has-lang".into()],
+            incomplete: Vec::new(),
+        };
+        let a = assess(&Ok(r));
+        // 14 of 24 weight passes.
+        assert_eq!(a.score, Some(58));
+        assert_eq!(a.findings[0].audit.as_deref(), Some("image-alt"));
+        assert_eq!(a.findings[0].kind, FindingType::Issue);
+    }
+}

@@ -1,0 +1,294 @@
+//! Fold a [`BrowserReport`] into an [`AnalysisReport`] built from the HTTP side.
+//!
+//! What changes:
+//! - `performanceAnalysis`: the desktop load's FCP, LCP, CLS, TBT, Speed Index, TTI, load time,
+//!   page size (bytes on the wire) and request count replace the spec's fallback values and
+//!   leave `estimated`; `mobileScore` is the mobile load's Lighthouse-style score; the rings
+//!   get the desktop performance score, the axe-core accessibility score and the
+//!   best-practices score (SEO stays as the HTTP side computed it); diagnostics are regenerated
+//!   from the measured figures (`domain::performance::generate_diagnostics`) plus the browser's
+//!   own (render-blocking, images, TBT, CLS, weight, third parties); paid reports get the
+//!   Premium Optimization Suite.
+//! - `designAnalysis`: the Typography, Visual Appeal, Navigation and Mobile Friendliness groups
+//!   and an Accessibility group (findings carry Lighthouse audit ids); groups with the same
+//!   title are merged, findings with an id already present are skipped.
+//! - `technicalAnalysis`: a Best Practices group.
+//! - `scores`: design from all design findings, performance = the desktop lab score, overall
+//!   recomputed with `domain::score::overall_score`.
+//! - `actionItems`: non-good browser findings are added (issue high, audited warning medium,
+//!   other warnings low) and re-sorted by `domain`.
+//! - `websiteColors`, `websiteFonts`, `screenshots`.
+
+use domain::performance::{MeasuredMetrics, fill_fallbacks, generate_diagnostics};
+use domain::report::{
+    ActionItem, AnalysisReport, Finding, FindingType, LighthouseResult, Priority, Screenshots,
+    SectionGroup,
+};
+use domain::score::{findings_score, group_status, overall_score};
+
+use super::lab::{self, LabMetrics};
+use super::{BlobStore, BrowserReport, premium};
+
+/// Diagnostic ids the browser measures and therefore replaces.
+const REPLACED_DIAGNOSTICS: &[&str] = &[
+    "perf.fcp",
+    "perf.lcp",
+    "perf.tbt",
+    "perf.cls",
+    "perf.render-blocking",
+    "perf.images",
+    "perf.unsized-images",
+    "perf.third-party",
+    "perf.total-byte-weight",
+];
+
+/// The measured metrics of one load, in the shape `domain` fills and diagnoses.
+pub fn measured(
+    m: &LabMetrics,
+    accessibility: Option<u32>,
+    best_practices: Option<u32>,
+) -> MeasuredMetrics {
+    MeasuredMetrics {
+        accessibility_score: accessibility.map(f64::from),
+        best_practices_score: best_practices.map(f64::from),
+        first_contentful_paint: m.first_contentful_paint,
+        largest_contentful_paint: m.largest_contentful_paint,
+        cumulative_layout_shift: Some(m.cumulative_layout_shift),
+        total_blocking_time: Some(m.total_blocking_time),
+        speed_index: m.speed_index,
+        estimated_load_time: m.load_time,
+        page_size: Some(m.transferred_bytes),
+        request_count: Some(f64::from(m.request_count)),
+    }
+}
+
+fn merge_group(groups: &mut Vec<SectionGroup>, incoming: SectionGroup) {
+    let existing_ids: Vec<String> = groups
+        .iter()
+        .flat_map(|g| g.findings.iter().map(|f| f.id.clone()))
+        .collect();
+    let fresh: Vec<Finding> = incoming
+        .findings
+        .into_iter()
+        .filter(|f| !existing_ids.contains(&f.id))
+        .collect();
+    if fresh.is_empty() {
+        return;
+    }
+    match groups.iter_mut().find(|g| g.title == incoming.title) {
+        Some(g) => {
+            g.findings.extend(fresh);
+            g.status = group_status(&g.findings);
+        }
+        None => groups.push(SectionGroup {
+            title: incoming.title,
+            status: group_status(&fresh),
+            findings: fresh,
+        }),
+    }
+}
+
+/// Store both screenshots through `store` as `{report_id}-desktop.png` and
+/// `{report_id}-mobile.png` and return their addresses.
+pub async fn store_screenshots(
+    browser: &BrowserReport,
+    store: &dyn BlobStore,
+    report_id: &str,
+) -> std::io::Result<Screenshots> {
+    let mut out = Screenshots::default();
+    if let Some(png) = &browser.screenshots.desktop {
+        out.desktop = Some(
+            store
+                .put(&format!("{report_id}-desktop.png"), "image/png", png)
+                .await?,
+        );
+    }
+    if let Some(png) = &browser.screenshots.mobile {
+        out.mobile = Some(
+            store
+                .put(&format!("{report_id}-mobile.png"), "image/png", png)
+                .await?,
+        );
+    }
+    Ok(out)
+}
+
+/// Merge `browser` into `report` (see the module documentation). `screenshots` are the stored
+/// addresses ([`store_screenshots`]); `premium` adds the Premium Optimization Suite.
+pub fn merge_into(
+    report: &mut AnalysisReport,
+    browser: &BrowserReport,
+    screenshots: Screenshots,
+    premium: bool,
+) {
+    let d = &browser.desktop;
+    let a11y = browser.accessibility.score;
+    let bp = browser.best_practices.score;
+    let m = measured(d, a11y, bp);
+    let filled = fill_fallbacks(&m);
+    let desktop_score = browser.desktop_score;
+
+    // Groups first: the scores below read them.
+    for g in browser.design_groups.iter().cloned() {
+        merge_group(&mut report.design_analysis, g);
+    }
+    if !browser.accessibility.findings.is_empty() {
+        merge_group(
+            &mut report.design_analysis,
+            SectionGroup {
+                title: "Accessibility".to_owned(),
+                status: group_status(&browser.accessibility.findings),
+                findings: browser.accessibility.findings.clone(),
+            },
+        );
+    }
+    if !browser.best_practices.findings.is_empty() {
+        merge_group(
+            &mut report.technical_analysis,
+            SectionGroup {
+                title: "Best Practices".to_owned(),
+                status: group_status(&browser.best_practices.findings),
+                findings: browser.best_practices.findings.clone(),
+            },
+        );
+    }
+
+    {
+        let pm = &mut report.performance_analysis;
+        pm.first_contentful_paint = filled.first_contentful_paint;
+        pm.largest_contentful_paint = filled.largest_contentful_paint;
+        pm.cumulative_layout_shift = filled.cumulative_layout_shift;
+        pm.total_blocking_time = filled.total_blocking_time;
+        pm.speed_index = filled.speed_index;
+        pm.estimated_load_time = filled.estimated_load_time;
+        pm.time_to_interactive = d.time_to_interactive.unwrap_or(filled.estimated_load_time);
+        pm.page_size = filled.page_size;
+        pm.request_count = filled.request_count.round() as u32;
+        pm.accessibility_score = filled.accessibility_score.round() as u32;
+        pm.best_practices_score = filled.best_practices_score.round() as u32;
+        pm.scores.accessibility = pm.accessibility_score;
+        pm.scores.best_practices = pm.best_practices_score;
+        if let Some(s) = desktop_score {
+            pm.scores.performance = s;
+        }
+        if let Some(s) = browser.mobile_score {
+            pm.mobile_score = s;
+        }
+        let mut estimated = filled.estimated.clone();
+        if d.time_to_interactive.is_none() {
+            estimated.push("timeToInteractive".to_owned());
+        }
+        pm.estimated = estimated;
+
+        pm.diagnostics
+            .retain(|x| !REPLACED_DIAGNOSTICS.contains(&x.id.as_str()));
+        pm.diagnostics.extend(generate_diagnostics(&m));
+        pm.diagnostics.extend(lab::diagnostics(d));
+
+        let line = |label: &str, v: Option<f64>, unit: &str| LighthouseResult {
+            title: label.to_owned(),
+            description: v.map_or("not measured".to_owned(), |v| {
+                if unit == "ms" {
+                    format!("{:.0} ms desktop", v)
+                } else {
+                    format!("{v:.3}")
+                }
+            }),
+        };
+        pm.lighthouse_results
+            .retain(|r| !r.title.starts_with("Lab: "));
+        pm.lighthouse_results.extend([
+            line(
+                "Lab: First Contentful Paint",
+                d.first_contentful_paint,
+                "ms",
+            ),
+            line(
+                "Lab: Largest Contentful Paint",
+                d.largest_contentful_paint,
+                "ms",
+            ),
+            line(
+                "Lab: Total Blocking Time",
+                Some(d.total_blocking_time),
+                "ms",
+            ),
+            line(
+                "Lab: Cumulative Layout Shift",
+                Some(d.cumulative_layout_shift),
+                "",
+            ),
+            line("Lab: Speed Index", d.speed_index, "ms"),
+        ]);
+        for a in browser
+            .accessibility
+            .audits
+            .iter()
+            .chain(&browser.best_practices.audits)
+        {
+            if !a.passed {
+                pm.lighthouse_results.push(LighthouseResult {
+                    title: format!("Lab: {} failed", a.id),
+                    description: format!("Lighthouse weight {}", a.weight),
+                });
+            }
+        }
+    }
+    if premium {
+        let suite = premium::premium_optimizations(browser, report);
+        report.performance_analysis.premium_optimizations = Some(suite);
+    }
+
+    let design_findings: Vec<Finding> = report
+        .design_analysis
+        .iter()
+        .flat_map(|g| g.findings.iter().cloned())
+        .collect();
+    report.scores.design = findings_score(&design_findings);
+    if let Some(s) = desktop_score {
+        report.scores.performance = s;
+    }
+    report.scores.overall = overall_score(
+        report.scores.seo,
+        report.scores.design,
+        report.scores.technical,
+        report.scores.performance,
+    );
+
+    let browser_findings = browser
+        .design_groups
+        .iter()
+        .flat_map(|g| g.findings.iter())
+        .chain(&browser.accessibility.findings)
+        .chain(&browser.best_practices.findings);
+    for f in browser_findings {
+        if f.kind == FindingType::Good || report.action_items.iter().any(|a| a.title == f.title) {
+            continue;
+        }
+        let priority = match (f.kind, f.audit.is_some()) {
+            (FindingType::Issue, _) => Priority::High,
+            (_, true) => Priority::Medium,
+            _ => Priority::Low,
+        };
+        report.action_items.push(ActionItem {
+            priority,
+            title: f.title.clone(),
+            description: match &f.solution {
+                Some(s) => format!("{} {s}", f.description),
+                None => f.description.clone(),
+            },
+            impact: if f.id.starts_with("a11y.") {
+                "Usable by every visitor, including those with disabilities".to_owned()
+            } else if f.id.starts_with("bp.") {
+                "A more trustworthy, future-proof site".to_owned()
+            } else {
+                "A better experience on every device, for every visitor".to_owned()
+            },
+        });
+    }
+    domain::advice::sort_action_items(&mut report.action_items);
+
+    report.website_colors = browser.colors.clone();
+    report.website_fonts = browser.fonts.clone();
+    report.screenshots = screenshots;
+}

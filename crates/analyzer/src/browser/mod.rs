@@ -1,0 +1,404 @@
+//! The browser side of the analyzer: lab metrics, screenshots, design & UX, accessibility and
+//! best practices measured in Debian's Chromium through the DevTools protocol (`chromiumoxide`).
+//!
+//! - [`BrowserPool`] owns one Chromium process (restarted when it dies), hands out a bounded
+//!   number of tabs and puts every request a page makes through the SSRF guard
+//!   ([`intercept`]).
+//! - [`BrowserPool::measure`] loads the page twice at once, as a 1280x800 desktop and as a
+//!   375x667 phone, and returns a [`BrowserReport`]: lab metrics ([`lab`]), PNG screenshots,
+//!   colours, fonts and design groups ([`design`]), axe-core accessibility findings with
+//!   Lighthouse's audit ids and weights ([`a11y`]), best-practice findings ([`practices`]).
+//! - [`merge::merge_into`] folds a [`BrowserReport`] into an [`AnalysisReport`]: measured
+//!   figures replace the spec's fallbacks and leave `estimated`.
+//! - [`premium::premium_optimizations`] derives the Premium Optimization Suite data.
+//!
+//! Without Chromium (`SITELENS_CHROMIUM=off`, or no binary) the pool reports
+//! [`BrowserError::Disabled`] and the report keeps its estimated figures, marked as such.
+//!
+//! [`AnalysisReport`]: domain::report::AnalysisReport
+
+pub mod a11y;
+pub mod blob;
+pub mod design;
+pub mod intercept;
+pub mod lab;
+pub mod merge;
+pub mod pool;
+pub mod practices;
+pub mod premium;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use domain::report::{Finding, SectionGroup};
+use serde::{Deserialize, Serialize};
+
+pub use blob::{BlobStore, LocalBlobStore};
+pub use intercept::RefusedRequest;
+pub use lab::LabMetrics;
+pub use merge::merge_into;
+pub use pool::BrowserPool;
+
+/// Environment variable naming the Chromium binary, or `off` to run without a browser.
+pub const CHROMIUM_VAR: &str = "SITELENS_CHROMIUM";
+
+/// Where Debian installs Chromium.
+pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
+
+/// How the browser side runs.
+#[derive(Debug, Clone)]
+pub struct BrowserSettings {
+    /// The Chromium binary; `None` disables the browser (`SITELENS_CHROMIUM=off`).
+    pub chromium: Option<PathBuf>,
+    /// Most tabs open at once across all analyses; further measurements wait for a free tab.
+    pub max_tabs: usize,
+    /// Time limit of launching Chromium.
+    pub launch_timeout: Duration,
+    /// Time limit of one device run (load, settle, collect, screenshot, axe-core).
+    pub page_timeout: Duration,
+    /// After the load event, how long the network must stay quiet before the metrics are read.
+    /// Late work (an image inserted by a timer, a layout shift) within this window is measured.
+    pub quiet_window: Duration,
+    /// Upper bound of the wait for a quiet network after the load event.
+    pub max_settle: Duration,
+    /// Run axe-core (accessibility) on the desktop load.
+    pub accessibility: bool,
+}
+
+impl Default for BrowserSettings {
+    fn default() -> Self {
+        Self {
+            chromium: Some(PathBuf::from(DEFAULT_CHROMIUM)),
+            max_tabs: 4,
+            launch_timeout: Duration::from_secs(20),
+            page_timeout: Duration::from_secs(30),
+            quiet_window: Duration::from_millis(200),
+            max_settle: Duration::from_secs(5),
+            accessibility: true,
+        }
+    }
+}
+
+impl BrowserSettings {
+    /// Defaults, with the binary taken from `SITELENS_CHROMIUM` (a path, or `off`).
+    pub fn from_env() -> Self {
+        let chromium = match std::env::var(CHROMIUM_VAR) {
+            Ok(v) if is_off(&v) => None,
+            Ok(v) if !v.trim().is_empty() => Some(PathBuf::from(v.trim())),
+            _ => Some(PathBuf::from(DEFAULT_CHROMIUM)),
+        };
+        Self {
+            chromium,
+            ..Self::default()
+        }
+    }
+
+    /// Settings that never start a browser.
+    pub fn disabled() -> Self {
+        Self {
+            chromium: None,
+            ..Self::default()
+        }
+    }
+}
+
+fn is_off(v: &str) -> bool {
+    matches!(
+        v.trim().to_ascii_lowercase().as_str(),
+        "off" | "0" | "false" | "no" | "none" | "disabled"
+    )
+}
+
+/// Why the browser could not measure a page. The HTTP report still stands without it.
+#[derive(Debug, thiserror::Error)]
+pub enum BrowserError {
+    /// No browser is configured (`SITELENS_CHROMIUM=off`).
+    #[error("the browser is disabled")]
+    Disabled,
+    /// Chromium could not be started.
+    #[error("could not start chromium: {0}")]
+    Launch(String),
+    /// The page or the browser did not answer in time.
+    #[error("the browser did not finish {what} within {seconds} s")]
+    Timeout {
+        /// What was running.
+        what: &'static str,
+        /// The limit.
+        seconds: u64,
+    },
+    /// The address was refused by the SSRF guard or is not http(s).
+    #[error("refused: {0}")]
+    Refused(String),
+    /// The page did not load (DNS failure, connection refused, HTTP error page is not an error).
+    #[error("the page did not load: {0}")]
+    Navigation(String),
+    /// The DevTools protocol failed (for example the browser crashed).
+    #[error("browser protocol error: {0}")]
+    Protocol(String),
+}
+
+impl From<chromiumoxide::error::CdpError> for BrowserError {
+    fn from(e: chromiumoxide::error::CdpError) -> Self {
+        Self::Protocol(e.to_string())
+    }
+}
+
+/// Which emulation a load used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Device {
+    /// 1280x800 at device pixel ratio 1.
+    Desktop,
+    /// 375x667 at device pixel ratio 1 (a literal 375x667 screenshot), touch, mobile UA.
+    Mobile,
+}
+
+impl Device {
+    /// Viewport width and height in CSS pixels (SPEC.md §9 screenshot sizes).
+    pub fn viewport(self) -> (u32, u32) {
+        let l = domain::constants::limits();
+        match self {
+            Device::Desktop => (l.desktop_width, l.desktop_height),
+            Device::Mobile => (l.mobile_width, l.mobile_height),
+        }
+    }
+
+    /// The matching form factor of the performance score curves.
+    pub fn form_factor(self) -> domain::score::FormFactor {
+        match self {
+            Device::Desktop => domain::score::FormFactor::Desktop,
+            Device::Mobile => domain::score::FormFactor::Mobile,
+        }
+    }
+}
+
+/// One Lighthouse-style audit as measured: pass or fail, with its weight in its category.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditOutcome {
+    /// Lighthouse audit id, for example `image-alt`.
+    pub id: String,
+    /// Whether the page passes.
+    pub passed: bool,
+    /// Weight in the category score.
+    pub weight: f64,
+}
+
+/// Score of a category, 0-100, as Lighthouse computes it: the weighted mean of binary audit
+/// results over the audits that applied. `None` when none applied.
+pub fn category_score(audits: &[AuditOutcome]) -> Option<u32> {
+    let total: f64 = audits.iter().map(|a| a.weight).sum();
+    if total <= 0.0 {
+        return None;
+    }
+    let passed: f64 = audits.iter().filter(|a| a.passed).map(|a| a.weight).sum();
+    Some((passed / total * 100.0).round() as u32)
+}
+
+/// Accessibility as axe-core found it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessibilityResult {
+    /// Lighthouse-weighted score, 0-100 (`None` when axe-core did not run).
+    pub score: Option<u32>,
+    /// One finding per violated rule (issue or warning by impact), and one good finding
+    /// summarising the rules that passed.
+    pub findings: Vec<Finding>,
+    /// Every applicable audit with its verdict and weight.
+    pub audits: Vec<AuditOutcome>,
+    /// Why axe-core did not run, when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Best practices as the browser saw them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BestPracticesResult {
+    /// Lighthouse-weighted score, 0-100.
+    pub score: Option<u32>,
+    /// Findings with Lighthouse audit ids.
+    pub findings: Vec<Finding>,
+    /// Every measured audit with its verdict and weight.
+    pub audits: Vec<AuditOutcome>,
+    /// Console errors (messages), our own refusals excluded.
+    pub console_errors: Vec<String>,
+    /// Deprecated features the page used (Chromium's deprecation issue types).
+    pub deprecations: Vec<String>,
+}
+
+/// PNG screenshots of the first viewport.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct ScreenshotImages {
+    /// 1280x800 PNG.
+    pub desktop: Option<Vec<u8>>,
+    /// 375x667 PNG.
+    pub mobile: Option<Vec<u8>>,
+}
+
+impl std::fmt::Debug for ScreenshotImages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScreenshotImages")
+            .field("desktop_bytes", &self.desktop.as_ref().map(Vec::len))
+            .field("mobile_bytes", &self.mobile.as_ref().map(Vec::len))
+            .finish()
+    }
+}
+
+/// Width and height from a PNG's IHDR chunk, or `None` when `bytes` is not a PNG.
+pub fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.len() < 24 || &bytes[..8] != SIGNATURE || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]);
+    let h = u32::from_be_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]);
+    Some((w, h))
+}
+
+/// Wall-clock phases of one measurement, for benchmarks and logs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PhaseTimings {
+    /// Waiting for a tab (pool saturation).
+    pub queue_ms: f64,
+    /// Desktop run, end to end.
+    pub desktop_ms: f64,
+    /// Mobile run, end to end.
+    pub mobile_ms: f64,
+    /// axe-core inside the desktop run.
+    pub axe_ms: f64,
+    /// The whole measurement.
+    pub total_ms: f64,
+}
+
+/// Everything the browser measured for one page.
+#[derive(Debug, Clone)]
+pub struct BrowserReport {
+    /// The address requested.
+    pub url: String,
+    /// The address the desktop load ended on.
+    pub final_url: String,
+    /// Desktop lab metrics.
+    pub desktop: LabMetrics,
+    /// Mobile lab metrics.
+    pub mobile: LabMetrics,
+    /// Lighthouse-style desktop performance score, 0-100.
+    pub desktop_score: Option<u32>,
+    /// Lighthouse-style mobile performance score, 0-100.
+    pub mobile_score: Option<u32>,
+    /// Screenshots.
+    pub screenshots: ScreenshotImages,
+    /// Dominant colours, `#rrggbb`, most used first.
+    pub colors: Vec<String>,
+    /// Font families in use, most used first.
+    pub fonts: Vec<String>,
+    /// Design & UX groups: Typography, Visual Appeal, Navigation, Mobile Friendliness.
+    pub design_groups: Vec<SectionGroup>,
+    /// Names of the main navigation's links (used by the website proposal).
+    pub nav_items: Vec<String>,
+    /// axe-core results.
+    pub accessibility: AccessibilityResult,
+    /// Best practices.
+    pub best_practices: BestPracticesResult,
+    /// Requests the SSRF guard refused, from both loads.
+    pub refused: Vec<RefusedRequest>,
+    /// Where the time went.
+    pub timings: PhaseTimings,
+}
+
+/// Build the report of one measurement from its two device runs.
+pub(crate) fn assemble(
+    url: &str,
+    desktop: lab::DeviceRun,
+    mobile: lab::DeviceRun,
+    refused: Vec<RefusedRequest>,
+    timings: PhaseTimings,
+) -> BrowserReport {
+    let desktop_score = domain::score::performance_score(
+        &desktop.metrics.lab_values(),
+        Device::Desktop.form_factor(),
+    );
+    let mobile_score = domain::score::performance_score(
+        &mobile.metrics.lab_values(),
+        Device::Mobile.form_factor(),
+    );
+    let accessibility = desktop.axe.as_ref().map(a11y::assess).unwrap_or_default();
+    let axe_ok = desktop.axe.as_ref().and_then(|r| r.as_ref().ok());
+    let best_practices = practices::assess(&desktop, mobile.design.as_ref());
+    let probes: Vec<&design::DesignProbe> =
+        desktop.design.iter().chain(mobile.design.iter()).collect();
+    let design_groups = match &desktop.design {
+        Some(d) => design::groups(
+            d,
+            mobile.design.as_ref(),
+            &desktop.metrics,
+            axe_ok,
+            desktop.collected.viewport.as_deref(),
+        ),
+        None => Vec::new(),
+    };
+    let nav_items = desktop
+        .design
+        .as_ref()
+        .map(|d| d.nav_items.clone())
+        .unwrap_or_default();
+    BrowserReport {
+        url: url.to_owned(),
+        final_url: if desktop.collected.final_url.is_empty() {
+            url.to_owned()
+        } else {
+            desktop.collected.final_url.clone()
+        },
+        desktop_score,
+        mobile_score,
+        colors: design::palette(&probes),
+        fonts: design::fonts(&probes),
+        design_groups,
+        nav_items,
+        accessibility,
+        best_practices,
+        refused,
+        timings,
+        screenshots: ScreenshotImages {
+            desktop: desktop.screenshot,
+            mobile: mobile.screenshot,
+        },
+        desktop: desktop.metrics,
+        mobile: mobile.metrics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_header_is_read() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&1280u32.to_be_bytes());
+        png.extend_from_slice(&800u32.to_be_bytes());
+        assert_eq!(png_dimensions(&png), Some((1280, 800)));
+        assert_eq!(png_dimensions(b"GIF89a"), None);
+    }
+
+    #[test]
+    fn category_score_weighs_audits() {
+        let a = |id: &str, passed, weight| AuditOutcome {
+            id: id.into(),
+            passed,
+            weight,
+        };
+        assert_eq!(category_score(&[]), None);
+        assert_eq!(
+            category_score(&[a("image-alt", false, 10.0), a("document-title", true, 7.0)]),
+            Some(41)
+        );
+    }
+
+    #[test]
+    fn off_values_disable() {
+        assert!(is_off("off") && is_off(" OFF ") && is_off("0"));
+        assert!(!is_off("/usr/bin/chromium"));
+    }
+}

@@ -1,0 +1,294 @@
+//! Best practices as the browser saw them, as Lighthouse audits with Lighthouse 12.8's weights
+//! (`is-on-https` 5, `deprecations` 5, the others 1). Audits Sitelens does not measure
+//! (`third-party-cookies`, `geolocation-on-start`, `notification-on-start`,
+//! `paste-preventing-inputs`, `redirects-http`) are left out of the score, as Lighthouse leaves
+//! out audits that do not apply.
+
+use domain::report::{Finding, FindingType};
+
+use super::design::DesignProbe;
+use super::lab::DeviceRun;
+use super::{AuditOutcome, BestPracticesResult, category_score};
+
+#[allow(clippy::too_many_arguments)]
+fn audit(
+    audits: &mut Vec<AuditOutcome>,
+    findings: &mut Vec<Finding>,
+    id: &str,
+    weight: f64,
+    passed: bool,
+    title: String,
+    description: String,
+    solution: &str,
+) {
+    audits.push(AuditOutcome {
+        id: id.to_owned(),
+        passed,
+        weight,
+    });
+    findings.push(Finding {
+        id: format!("bp.{id}"),
+        kind: if passed {
+            FindingType::Good
+        } else if weight >= 5.0 {
+            FindingType::Issue
+        } else {
+            FindingType::Warning
+        },
+        title,
+        description,
+        solution: (!passed).then(|| solution.to_owned()),
+        audit: Some(id.to_owned()),
+    });
+}
+
+fn list(items: &[String]) -> String {
+    let shown: Vec<&str> = items.iter().take(5).map(String::as_str).collect();
+    let more = items.len().saturating_sub(shown.len());
+    if more > 0 {
+        format!("{} and {more} more", shown.join("; "))
+    } else {
+        shown.join("; ")
+    }
+}
+
+/// Assess the desktop run (and the mobile design probe for `viewport` and `font-size`).
+pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestPracticesResult {
+    let c = &desktop.collected;
+    let log = &desktop.log;
+    let mut audits = Vec::new();
+    let mut findings = Vec::new();
+
+    let secure = c.secure_context && log.mixed_content.is_empty();
+    audit(
+        &mut audits,
+        &mut findings,
+        "is-on-https",
+        5.0,
+        secure,
+        if secure {
+            "Served securely".into()
+        } else if !c.secure_context {
+            "Not served over HTTPS".into()
+        } else {
+            "Mixed content".into()
+        },
+        if !c.secure_context {
+            format!(
+                "The page loaded over {} without TLS; browsers mark it as not secure.",
+                c.protocol
+            )
+        } else if log.mixed_content.is_empty() {
+            "The page and all its resources loaded over HTTPS.".into()
+        } else {
+            format!(
+                "Resources loaded over plain HTTP on an HTTPS page: {}.",
+                list(&log.mixed_content)
+            )
+        },
+        "Serve the page and every resource over HTTPS, and redirect HTTP to HTTPS.",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "deprecations",
+        5.0,
+        log.deprecations.is_empty(),
+        if log.deprecations.is_empty() {
+            "No deprecated APIs".into()
+        } else {
+            format!("{} deprecated API(s) used", log.deprecations.len())
+        },
+        if log.deprecations.is_empty() {
+            "Chromium reported no use of deprecated features.".into()
+        } else {
+            format!("Chromium reported: {}.", list(&log.deprecations))
+        },
+        "Replace deprecated browser APIs before browsers remove them.",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "errors-in-console",
+        1.0,
+        log.errors.is_empty(),
+        if log.errors.is_empty() {
+            "No console errors".into()
+        } else {
+            format!("{} console error(s)", log.errors.len())
+        },
+        if log.errors.is_empty() {
+            "Nothing was logged as an error while the page loaded.".into()
+        } else {
+            format!("Logged while loading: {}.", list(&log.errors))
+        },
+        "Fix the scripts and missing resources behind each console error.",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "inspector-issues",
+        1.0,
+        log.issues.is_empty(),
+        if log.issues.is_empty() {
+            "No browser issues".into()
+        } else {
+            format!("{} issue(s) in the DevTools Issues panel", log.issues.len())
+        },
+        if log.issues.is_empty() {
+            "Chromium raised no issue (cookies, CSP, CORS, mixed content).".into()
+        } else {
+            format!("Issue kinds: {}.", list(&log.issues))
+        },
+        "Open the Issues panel of Chrome DevTools and resolve each issue.",
+    );
+
+    let distorted: Vec<String> = desktop
+        .metrics
+        .images
+        .iter()
+        .filter(|i| i.distorted)
+        .map(|i| i.url.clone())
+        .collect();
+    audit(
+        &mut audits,
+        &mut findings,
+        "image-aspect-ratio",
+        1.0,
+        distorted.is_empty(),
+        if distorted.is_empty() {
+            "Images have correct aspect ratios".into()
+        } else {
+            format!("{} image(s) distorted", distorted.len())
+        },
+        if distorted.is_empty() {
+            "Every image is displayed in its natural proportions.".into()
+        } else {
+            format!("Stretched images: {}.", list(&distorted))
+        },
+        "Keep images in proportion: set one dimension, or use object-fit.",
+    );
+
+    let upscaled: Vec<String> = desktop
+        .metrics
+        .images
+        .iter()
+        .filter(|i| i.upscaled)
+        .map(|i| i.url.clone())
+        .collect();
+    audit(
+        &mut audits,
+        &mut findings,
+        "image-size-responsive",
+        1.0,
+        upscaled.is_empty(),
+        if upscaled.is_empty() {
+            "Images have enough resolution".into()
+        } else {
+            format!("{} image(s) with too low a resolution", upscaled.len())
+        },
+        if upscaled.is_empty() {
+            "No image is displayed larger than its natural size.".into()
+        } else {
+            format!("Upscaled images: {}.", list(&upscaled))
+        },
+        "Serve images at least at their displayed size, with srcset for high-density screens.",
+    );
+
+    let doctype_ok = c
+        .doctype
+        .as_deref()
+        .is_some_and(|d| d.eq_ignore_ascii_case("html"))
+        && c.compat_mode == "CSS1Compat";
+    audit(
+        &mut audits,
+        &mut findings,
+        "doctype",
+        1.0,
+        doctype_ok,
+        if doctype_ok {
+            "HTML doctype declared".into()
+        } else {
+            "Missing or wrong doctype".into()
+        },
+        if doctype_ok {
+            "<!DOCTYPE html> puts the browser in standards mode.".into()
+        } else {
+            format!(
+                "The page renders in {} mode; <!DOCTYPE html> must be the first line.",
+                if c.compat_mode == "BackCompat" {
+                    "quirks"
+                } else {
+                    "limited-quirks"
+                }
+            )
+        },
+        "Start the document with <!DOCTYPE html>.",
+    );
+
+    let header_charset = desktop
+        .document_headers
+        .iter()
+        .any(|(k, v)| k == "content-type" && v.to_ascii_lowercase().contains("charset="));
+    let meta_early = (0..=2).contains(&c.meta_charset_index);
+    let charset_ok = header_charset || meta_early;
+    audit(
+        &mut audits,
+        &mut findings,
+        "charset",
+        1.0,
+        charset_ok,
+        if charset_ok {
+            format!("Character set declared ({})", c.character_set)
+        } else {
+            "Character set not declared early".into()
+        },
+        if charset_ok {
+            "The encoding is declared in the Content-Type header or at the top of the head.".into()
+        } else {
+            "Neither the Content-Type header nor an early <meta charset> declares the encoding, so browsers may guess.".into()
+        },
+        "Put <meta charset=\"utf-8\"> first in the head, or send charset=utf-8 in Content-Type.",
+    );
+
+    let viewport_ok = c.viewport.as_deref().is_some_and(|v| {
+        v.replace(' ', "")
+            .to_ascii_lowercase()
+            .contains("width=device-width")
+    });
+    audit(
+        &mut audits,
+        &mut findings,
+        "viewport",
+        1.0,
+        viewport_ok,
+        if viewport_ok { "Has a mobile viewport".into() } else { "No mobile viewport".into() },
+        "A viewport meta tag with width=device-width lets phones lay the page out for their screen.".into(),
+        "Add <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">.",
+    );
+
+    if let Some(m) = mobile_design {
+        let share = m.legible_share();
+        audit(
+            &mut audits,
+            &mut findings,
+            "font-size",
+            1.0,
+            share >= 0.6,
+            format!("{:.0}% of text legible on phones", share * 100.0),
+            "At least 60% of text should be 12 px or larger at phone width.".into(),
+            "Raise small text to at least 12 px on phones.",
+        );
+    }
+
+    BestPracticesResult {
+        score: category_score(&audits),
+        findings,
+        audits,
+        console_errors: log.errors.clone(),
+        deprecations: log.deprecations.clone(),
+    }
+}

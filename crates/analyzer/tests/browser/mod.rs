@@ -1,0 +1,493 @@
+//! The browser side against real Chromium (`/usr/bin/chromium`, or `SITELENS_CHROMIUM`):
+//! lab metrics on a fixture with a known layout shift, a late large image and a long task;
+//! screenshots; colours and fonts; axe-core findings; the browser-side SSRF guard; the merge
+//! into a report; recovery after the browser dies.
+//!
+//! Every fixture is served on 127.0.0.1 by the test; the guard stays on with only 127.0.0.1
+//! exempt, so Chromium can reach nothing else.
+
+mod llm;
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::Arc;
+
+use analyzer::browser::intercept::RequestGuard;
+use analyzer::browser::{
+    BlobStore, BrowserError, BrowserPool, BrowserReport, BrowserSettings, LocalBlobStore,
+    merge_into, png_dimensions,
+};
+use analyzer::guard::{Policy, StaticResolver};
+use domain::report::FindingType;
+
+use crate::support::server::{Reply, Site, TestServer, fixture};
+
+fn settings() -> BrowserSettings {
+    let mut s = BrowserSettings::from_env();
+    if s.chromium.is_none() {
+        // The browser tests need a browser: `off` in the environment does not skip them.
+        s.chromium = Some(analyzer::browser::DEFAULT_CHROMIUM.into());
+    }
+    s
+}
+
+/// The test guard: only 127.0.0.1 is exempt; `internal.test` resolves to a private address.
+fn guard() -> RequestGuard {
+    let resolver = StaticResolver::new().with(
+        "internal.test",
+        &[IpAddr::V4(Ipv4Addr::new(192, 168, 1, 20))],
+    );
+    RequestGuard::new(
+        Policy {
+            allow_private: false,
+            exempt: vec![IpAddr::V4(Ipv4Addr::LOCALHOST)],
+        },
+        Some(Arc::new(resolver)),
+    )
+}
+
+fn pool() -> BrowserPool {
+    BrowserPool::new(settings(), guard())
+}
+
+/// An uncompressed 24-bit BMP of `w`x`h`: an image that is both oversized and unoptimised.
+fn bmp(w: u32, h: u32) -> Vec<u8> {
+    let row = (w * 3).div_ceil(4) * 4;
+    let size = 54 + row * h;
+    let mut b = Vec::with_capacity(size as usize);
+    b.extend_from_slice(b"BM");
+    b.extend_from_slice(&size.to_le_bytes());
+    b.extend_from_slice(&[0, 0, 0, 0]);
+    b.extend_from_slice(&54u32.to_le_bytes());
+    b.extend_from_slice(&40u32.to_le_bytes());
+    b.extend_from_slice(&(w as i32).to_le_bytes());
+    b.extend_from_slice(&(h as i32).to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes());
+    b.extend_from_slice(&24u16.to_le_bytes());
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&(row * h).to_le_bytes());
+    b.extend_from_slice(&[0; 16]);
+    for y in 0..h {
+        for x in 0..row {
+            b.push(((x * 7 + y * 3) % 251) as u8);
+        }
+    }
+    b
+}
+
+fn bytes_reply(content_type: &str, body: Vec<u8>) -> Reply {
+    Reply {
+        status: 200,
+        headers: vec![("Content-Type".into(), content_type.into())],
+        body,
+    }
+}
+
+async fn lab_site() -> TestServer {
+    TestServer::start(|base| {
+        Site::new()
+            .route("/", Reply::html(fixture("browser/lab.html", base)))
+            .route(
+                "/style.css",
+                Reply::text("text/css", fixture("browser/style.css", base)),
+            )
+            .route("/hero.bmp", bytes_reply("image/bmp", bmp(900, 500)))
+            .route("/photo.bmp", bytes_reply("image/bmp", bmp(800, 600)))
+            .route(
+                "/robots.txt",
+                Reply::text("text/plain", "User-agent: *\nAllow: /\n"),
+            )
+    })
+    .await
+}
+
+async fn measure(pool: &BrowserPool, url: &str) -> BrowserReport {
+    pool.measure(url)
+        .await
+        .unwrap_or_else(|e| panic!("measuring {url} failed: {e}"))
+}
+
+#[tokio::test]
+async fn lab_metrics_screenshots_and_design_of_a_known_page() {
+    let site = lab_site().await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+
+    for (name, m) in [("desktop", &r.desktop), ("mobile", &r.mobile)] {
+        let fcp = m
+            .first_contentful_paint
+            .unwrap_or_else(|| panic!("{name}: no FCP"));
+        let lcp = m
+            .largest_contentful_paint
+            .unwrap_or_else(|| panic!("{name}: no LCP"));
+        // The hero image arrives after a 300 ms task that starts after load: it is the LCP.
+        assert!(
+            lcp >= fcp + 250.0,
+            "{name}: LCP {lcp} should come 250+ ms after FCP {fcp}"
+        );
+        assert!(
+            m.lcp_element
+                .as_deref()
+                .is_some_and(|e| e.contains("hero.bmp")),
+            "{name}: LCP element {:?}",
+            m.lcp_element
+        );
+        // One long task of about 300 ms after FCP: about 250 ms blocking.
+        assert!(
+            (200.0..=600.0).contains(&m.total_blocking_time),
+            "{name}: TBT {}",
+            m.total_blocking_time
+        );
+        // The 300 px banner pushed the page down.
+        assert!(
+            m.cumulative_layout_shift > 0.1,
+            "{name}: CLS {}",
+            m.cumulative_layout_shift
+        );
+        let si = m.speed_index.unwrap_or_else(|| panic!("{name}: no SI"));
+        assert!(si >= fcp, "{name}: SI {si} before FCP {fcp}");
+        let tti = m
+            .time_to_interactive
+            .unwrap_or_else(|| panic!("{name}: no TTI"));
+        assert!(
+            tti >= fcp + 250.0,
+            "{name}: TTI {tti} should follow the long task"
+        );
+        assert!(m.load_time.is_some_and(|l| l > 0.0), "{name}: load");
+        // Document, stylesheet, photo, hero (favicon may add one).
+        assert!(
+            (4..=6).contains(&m.request_count),
+            "{name}: {} requests",
+            m.request_count
+        );
+        assert!(
+            m.transferred_bytes > 1_000_000.0,
+            "{name}: {} bytes",
+            m.transferred_bytes
+        );
+        assert!(
+            m.decoded_bytes >= 1_000_000.0,
+            "{name}: decoded {}",
+            m.decoded_bytes
+        );
+        assert!(
+            m.by_type
+                .iter()
+                .any(|t| t.resource_type == "Image" && t.requests >= 2)
+        );
+        assert!(
+            m.largest
+                .first()
+                .is_some_and(|l| l.url.ends_with("/photo.bmp"))
+        );
+        assert!(
+            m.render_blocking
+                .iter()
+                .any(|b| b.url.ends_with("/style.css")),
+            "{name}: render-blocking {:?}",
+            m.render_blocking
+        );
+        let photo = m
+            .images
+            .iter()
+            .find(|i| i.url.ends_with("/photo.bmp"))
+            .unwrap_or_else(|| panic!("{name}: photo not flagged: {:?}", m.images));
+        assert!(photo.no_dimensions && photo.oversized && photo.legacy_format);
+        assert!(
+            photo.wasted_bytes > 1_000_000.0,
+            "{name}: savings {}",
+            photo.wasted_bytes
+        );
+        assert_eq!(m.third_party.requests, 0);
+    }
+    // Verdicts on Lighthouse's curves: the blocking time and the shift cost points.
+    let desktop = r.desktop_score.expect("desktop score");
+    assert!(desktop < 90, "desktop score {desktop}");
+    assert!(r.mobile_score.is_some());
+
+    let desktop_png = r
+        .screenshots
+        .desktop
+        .as_deref()
+        .expect("desktop screenshot");
+    let mobile_png = r.screenshots.mobile.as_deref().expect("mobile screenshot");
+    assert_eq!(png_dimensions(desktop_png), Some((1280, 800)));
+    assert_eq!(png_dimensions(mobile_png), Some((375, 667)));
+
+    for c in ["#fafafa", "#1a2b3c", "#2e86de"] {
+        assert!(
+            r.colors.iter().any(|x| x == c),
+            "{c} missing from {:?}",
+            r.colors
+        );
+    }
+    assert_eq!(
+        r.fonts.first().map(String::as_str),
+        Some("Georgia"),
+        "{:?}",
+        r.fonts
+    );
+    assert!(r.fonts.iter().any(|f| f == "Courier New"), "{:?}", r.fonts);
+
+    let titles: Vec<&str> = r.design_groups.iter().map(|g| g.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Typography",
+            "Visual Appeal",
+            "Navigation",
+            "Mobile Friendliness"
+        ]
+    );
+    let find = |id: &str| {
+        r.design_groups
+            .iter()
+            .flat_map(|g| &g.findings)
+            .find(|f| f.id == id)
+            .unwrap_or_else(|| panic!("no finding {id}"))
+    };
+    assert_eq!(find("design.typography.body-size").kind, FindingType::Good);
+    assert_eq!(find("design.nav.landmark").kind, FindingType::Good);
+    assert_eq!(find("design.mobile.viewport").kind, FindingType::Good);
+    assert_eq!(find("design.mobile.overflow").kind, FindingType::Good);
+    assert_eq!(r.nav_items, ["Home", "Services", "About", "Contact"]);
+
+    // Best practices: a clean page on a secure context (Lighthouse treats 127.0.0.1 as secure).
+    let bp = &r.best_practices;
+    assert!(bp.console_errors.is_empty(), "{:?}", bp.console_errors);
+    assert!(bp.audits.iter().any(|a| a.id == "doctype" && a.passed));
+    assert!(bp.audits.iter().any(|a| a.id == "charset" && a.passed));
+    assert!(r.refused.is_empty(), "{:?}", r.refused);
+    pool.shutdown().await;
+}
+
+#[tokio::test]
+async fn axe_core_violations_become_lighthouse_audits() {
+    let site = TestServer::start(|base| {
+        Site::new()
+            .route("/", Reply::html(fixture("browser/a11y.html", base)))
+            .route("/dot.svg", Reply::text("image/svg+xml", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"40\"><circle cx=\"20\" cy=\"20\" r=\"20\"/></svg>"))
+            .route("/broken.js", Reply::text("text/javascript", "undefinedFunction();"))
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    let a = &r.accessibility;
+    assert!(a.error.is_none(), "{:?}", a.error);
+    let failed: Vec<&str> = a
+        .audits
+        .iter()
+        .filter(|x| !x.passed)
+        .map(|x| x.id.as_str())
+        .collect();
+    for audit in [
+        "image-alt",
+        "button-name",
+        "color-contrast",
+        "html-has-lang",
+        "label",
+        "link-name",
+    ] {
+        assert!(failed.contains(&audit), "{audit} not failed: {failed:?}");
+        let f = a
+            .findings
+            .iter()
+            .find(|f| f.audit.as_deref() == Some(audit))
+            .unwrap_or_else(|| panic!("no finding for {audit}"));
+        assert_eq!(f.id, format!("a11y.{audit}"));
+    }
+    assert!(
+        a.audits
+            .iter()
+            .any(|x| x.id == "document-title" && x.passed)
+    );
+    // Lighthouse weights: these failures weigh 10+10+7+7+7+7 = 48 of the applicable weight.
+    let score = a.score.expect("score");
+    let total: f64 = a.audits.iter().map(|x| x.weight).sum();
+    let passed: f64 = a.audits.iter().filter(|x| x.passed).map(|x| x.weight).sum();
+    assert_eq!(score, (passed / total * 100.0).round() as u32);
+    assert!(score < 70, "score {score}");
+    assert!(
+        r.best_practices
+            .console_errors
+            .iter()
+            .any(|e| e.contains("undefinedFunction")),
+        "{:?}",
+        r.best_practices.console_errors
+    );
+    let contrast = r
+        .design_groups
+        .iter()
+        .flat_map(|g| &g.findings)
+        .find(|f| f.id == "design.visual.contrast")
+        .expect("contrast finding");
+    assert_eq!(contrast.kind, FindingType::Issue);
+    pool.shutdown().await;
+}
+
+#[tokio::test]
+async fn browser_requests_to_private_addresses_are_refused() {
+    let site = TestServer::start(|base| {
+        let port = base.rsplit(':').next().unwrap_or("80").to_owned();
+        Site::new()
+            .route(
+                "/",
+                Reply::html(fixture("browser/ssrf.html", base).replace("{{port}}", &port)),
+            )
+            .route(
+                "/allowed.svg",
+                Reply::text(
+                    "image/svg+xml",
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>",
+                ),
+            )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    let refused: Vec<&str> = r.refused.iter().map(|x| x.url.as_str()).collect();
+    let port = site.addr.port();
+    for url in [
+        "http://10.1.2.3/secret.png".to_owned(),
+        format!("http://internal.test:{port}/internal.png"),
+        format!("http://127.0.0.2:{port}/loopback.png"),
+        "http://169.254.169.254/latest/meta-data/".to_owned(),
+    ] {
+        assert!(
+            refused.contains(&url.as_str()),
+            "{url} not refused: {refused:?}"
+        );
+    }
+    assert!(r.refused.iter().any(|x| x.reason.contains("private")));
+    // The allowed image did load, through the same guard.
+    assert_eq!(site.gets("/allowed.svg"), 2, "{:?}", site.hits());
+    assert!(
+        !site
+            .hits()
+            .iter()
+            .any(|h| h.contains("loopback") || h.contains("internal"))
+    );
+
+    // A page on a refused address is not loaded at all.
+    let err = pool
+        .measure(&format!("http://127.0.0.2:{port}/"))
+        .await
+        .expect_err("a loopback address other than the exempt one must be refused");
+    assert!(matches!(err, BrowserError::Refused(_)), "{err}");
+    pool.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_pool_restarts_a_dead_browser_and_runs_without_one() {
+    let site = TestServer::start(|base| {
+        Site::new().route("/", Reply::html(fixture("browser/a11y.html", base)))
+    })
+    .await;
+    let pool = pool();
+    measure(&pool, &site.url("/")).await;
+    assert_eq!(pool.launches(), 1);
+    pool.kill_browser_for_test().await;
+    let again = measure(&pool, &site.url("/")).await;
+    assert_eq!(pool.launches(), 2);
+    assert!(again.desktop.first_contentful_paint.is_some());
+    pool.shutdown().await;
+
+    let off = BrowserPool::new(BrowserSettings::disabled(), guard());
+    assert!(matches!(
+        off.measure(&site.url("/")).await,
+        Err(BrowserError::Disabled)
+    ));
+}
+
+#[tokio::test]
+async fn a_browser_report_merges_into_the_analysis_report() {
+    let site = lab_site().await;
+    let mut report =
+        crate::support::util::analyze(&site.url("/"), analyzer::AnalyzeOptions::basic()).await;
+    assert!(
+        report
+            .performance_analysis
+            .estimated
+            .contains(&"firstContentfulPaint".to_owned())
+    );
+    let pool = pool();
+    let browser = measure(&pool, &site.url("/")).await;
+    pool.shutdown().await;
+
+    let dir = std::env::temp_dir().join(format!("sitelens-blobs-{}", std::process::id()));
+    let store = LocalBlobStore::new(&dir, "/blobs/");
+    let shots = analyzer::browser::merge::store_screenshots(&browser, &store, &report.id)
+        .await
+        .expect("store screenshots");
+    assert_eq!(
+        shots.desktop.as_deref(),
+        Some(format!("/blobs/{}-desktop.png", report.id).as_str())
+    );
+    let stored = std::fs::read(dir.join(format!("{}-mobile.png", report.id))).expect("mobile file");
+    assert_eq!(png_dimensions(&stored), Some((375, 667)));
+    assert!(store.put("../escape.png", "image/png", b"x").await.is_err());
+
+    merge_into(&mut report, &browser, shots, true);
+    let pm = &report.performance_analysis;
+    assert!(
+        pm.estimated.is_empty(),
+        "still estimated: {:?}",
+        pm.estimated
+    );
+    assert_eq!(
+        pm.first_contentful_paint,
+        browser.desktop.first_contentful_paint.unwrap_or_default()
+    );
+    assert_eq!(pm.request_count, browser.desktop.request_count);
+    assert_eq!(Some(pm.scores.performance), browser.desktop_score);
+    assert_eq!(Some(pm.mobile_score), browser.mobile_score);
+    assert_eq!(Some(pm.accessibility_score), browser.accessibility.score);
+    assert!(pm.diagnostics.iter().any(|d| {
+        d.id == "perf.images"
+            && d.details
+                .iter()
+                .any(|x| x.url.ends_with("/photo.bmp") && x.wasted_bytes > 0.0)
+    }));
+    assert!(pm.diagnostics.iter().any(|d| d.id == "perf.tbt"));
+    assert!(pm.diagnostics.iter().any(|d| d.id == "perf.cls"));
+    let premium = pm.premium_optimizations.as_ref().expect("premium data");
+    assert!(
+        premium
+            .auto_optimizations
+            .images
+            .iter()
+            .any(|i| i.title.contains("photo.bmp"))
+    );
+    assert!(
+        premium
+            .new_website_proposal
+            .included_pages
+            .contains(&"Services".to_owned())
+    );
+    assert!(premium.new_website_proposal.price >= 1500);
+    assert!(!report.website_colors.is_empty() && !report.website_fonts.is_empty());
+    assert!(report.screenshots.mobile.is_some());
+    let design_titles: Vec<&str> = report
+        .design_analysis
+        .iter()
+        .map(|g| g.title.as_str())
+        .collect();
+    for t in ["Typography", "Navigation", "Mobile Friendliness"] {
+        assert!(design_titles.contains(&t), "{design_titles:?}");
+    }
+    assert!(
+        report
+            .technical_analysis
+            .iter()
+            .any(|g| g.title == "Best Practices")
+    );
+    assert_eq!(
+        report.scores.overall,
+        domain::score::overall_score(
+            report.scores.seo,
+            report.scores.design,
+            report.scores.technical,
+            report.scores.performance
+        )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
