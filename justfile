@@ -28,10 +28,10 @@ web: wasm
 bindings:
     UPDATE_BINDINGS=1 cargo test -p domain --lib bindings
 
-# Build what is needed and start the product on http://127.0.0.1:8080.
+# Build what is needed and start the product (web app, API and worker) on http://127.0.0.1:8080.
 run: web
-    @echo "Sitelens is starting on http://127.0.0.1:8080"
-    cd web && npx vite preview --host 127.0.0.1 --port 8080 --strictPort
+    cargo build -p server
+    ./target/debug/sitelens serve
 
 # Format the code.
 fmt:
@@ -50,10 +50,11 @@ test: lint
     cargo test --workspace --locked
     cd web && npx vitest run
 
-# Benchmarks: print figures (domain rules, wasm size).
+# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL).
 bench: wasm
     cargo bench -p domain --bench domain -- --noplot
     @just wasm-size
+    cargo bench -p server --bench load
 
 # Print the wasm package size, raw and gzipped (goal: at most 150 KB gzipped).
 wasm-size:

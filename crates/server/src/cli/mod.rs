@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod analyze;
+pub mod serve;
 
 /// Sitelens: a self-hostable website analyzer and SEO audit service.
 #[derive(Debug, Parser)]
@@ -21,6 +22,12 @@ pub struct Cli {
 pub enum Command {
     /// Analyse a website from the terminal and print a summary or the full report as JSON.
     Analyze(analyze::AnalyzeArgs),
+    /// Serve the web app and the API, and run analyses in the same process.
+    Serve(serve::ServeArgs),
+    /// Run analyses only, sharing the database with `serve --no-worker` processes.
+    Worker,
+    /// Apply pending database migrations and exit.
+    Migrate,
 }
 
 /// Parse the command line and run the chosen subcommand.
@@ -28,5 +35,8 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Analyze(args) => analyze::run(args),
+        Command::Serve(args) => serve::serve(args),
+        Command::Worker => serve::worker(),
+        Command::Migrate => serve::migrate(),
     }
 }

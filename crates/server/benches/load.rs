@@ -1,0 +1,222 @@
+//! Load benchmark (`just bench`): the end-to-end time of one basic analysis through the API,
+//! then a keep-alive HTTP/1.1 load generator on loopback against `GET /api/results/{id}` and
+//! `GET /api/stats`, on SQLite and (when reachable) PostgreSQL. Prints requests per second and
+//! p50/p99 latency. Every loop is bounded in time and stays on 127.0.0.1.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::response::Html;
+use axum::routing::get;
+use sea_orm::{ConnectionTrait, Database};
+use server::{Config, Roles};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const CONNECTIONS: usize = 32;
+const DURATION: Duration = Duration::from_secs(5);
+
+async fn fixture() -> std::net::SocketAddr {
+    let page = Html(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Benchmark fixture page for Sitelens load tests</title><meta name=\"description\" content=\"A small page used to measure how fast Sitelens analyses a site and serves its report under load on loopback.\"></head><body><h1>Fixture</h1><p>Some text for the content checks.</p></body></html>",
+    );
+    let app = Router::new().route("/", get(move || async move { page }));
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = l.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(l, app).await;
+    });
+    addr
+}
+
+/// One keep-alive connection sending `GET path` until `deadline`; returns latencies.
+async fn hammer(addr: std::net::SocketAddr, path: Arc<String>, deadline: Instant) -> Vec<Duration> {
+    let Ok(mut stream) = TcpStream::connect(addr).await else {
+        return Vec::new();
+    };
+    let _ = stream.set_nodelay(true);
+    let request = format!("GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n");
+    let mut buf = vec![0u8; 1 << 20];
+    let mut latencies = Vec::new();
+    while Instant::now() < deadline {
+        let start = Instant::now();
+        if stream.write_all(request.as_bytes()).await.is_err() {
+            break;
+        }
+        let mut have = 0;
+        let (header_end, body_len) = loop {
+            let Ok(n) = stream.read(&mut buf[have..]).await else {
+                return latencies;
+            };
+            if n == 0 {
+                return latencies;
+            }
+            have += n;
+            let text = String::from_utf8_lossy(&buf[..have]);
+            if let Some(end) = text.find("\r\n\r\n") {
+                let len = text[..end]
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                    })
+                    .unwrap_or(0);
+                break (end + 4, len);
+            }
+        };
+        while have < header_end + body_len {
+            let Ok(n) = stream.read(&mut buf[have..]).await else {
+                return latencies;
+            };
+            if n == 0 {
+                return latencies;
+            }
+            have += n;
+        }
+        latencies.push(start.elapsed());
+    }
+    latencies
+}
+
+async fn load(label: &str, addr: std::net::SocketAddr, path: &str) {
+    let deadline = Instant::now() + DURATION;
+    let path = Arc::new(path.to_owned());
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..CONNECTIONS)
+        .map(|_| tokio::spawn(hammer(addr, path.clone(), deadline)))
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.unwrap_or_default());
+    }
+    let secs = started.elapsed().as_secs_f64();
+    all.sort();
+    let pct = |p: f64| {
+        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "{label:<40} {:>8.0} req/s  p50 {:>6.2} ms  p99 {:>6.2} ms  ({} requests, {CONNECTIONS} connections)",
+        all.len() as f64 / secs,
+        pct(0.50).as_secs_f64() * 1000.0,
+        pct(0.99).as_secs_f64() * 1000.0,
+        all.len()
+    );
+}
+
+async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
+    let config = Config {
+        database_url: url,
+        bind: "127.0.0.1:0".parse().expect("addr"),
+        web_dir: dir.join("web"),
+        data_dir: dir.join("data"),
+        workers: 2,
+        trusted_proxies: Vec::new(),
+        allow_private_targets: true,
+        chromium: "off".to_owned(),
+        public_url: "http://127.0.0.1".to_owned(),
+        heartbeat_timeout: Duration::from_secs(60),
+    };
+    let running = server::start(
+        config,
+        Roles {
+            web: true,
+            worker: true,
+        },
+    )
+    .await
+    .expect("start");
+    let addr = running.addr.expect("addr");
+    let site = fixture().await;
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let http = reqwest::Client::new();
+
+    let t0 = Instant::now();
+    let res = http
+        .post(format!("http://{addr}/api/analyze"))
+        .header("content-type", "application/json")
+        .body(serde_json::json!({"url": format!("http://{site}/")}).to_string())
+        .send()
+        .await
+        .expect("analyze")
+        .bytes()
+        .await
+        .expect("body");
+    let res: serde_json::Value = serde_json::from_slice(&res).expect("json");
+    let id = res["analysisId"].as_str().expect("analysisId").to_owned();
+    let mut stream = http
+        .get(format!("http://{addr}/api/analysis-progress/{id}"))
+        .send()
+        .await
+        .expect("stream");
+    let mut text = String::new();
+    while let Ok(Some(chunk)) = stream.chunk().await {
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        if text.contains("\"type\":\"complete\"") || text.contains("\"type\":\"error\"") {
+            break;
+        }
+    }
+    let result_id = text
+        .split("\"resultId\":\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("complete event with a result id")
+        .to_owned();
+    println!(
+        "{engine}: one basic analysis through the API (no browser): {:.0} ms",
+        t0.elapsed().as_secs_f64() * 1000.0
+    );
+
+    load(
+        &format!("{engine}: GET /api/results/{{id}}"),
+        addr,
+        &format!("/api/results/{result_id}"),
+    )
+    .await;
+    load(&format!("{engine}: GET /api/stats"), addr, "/api/stats").await;
+    running.shutdown().await;
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let dir = std::env::temp_dir().join(format!("sitelens-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        bench_engine(
+            "sqlite",
+            format!("sqlite://{}?mode=rwc", dir.join("bench.sqlite").display()),
+            dir.clone(),
+        )
+        .await;
+
+        let base = std::env::var("SITELENS_TEST_POSTGRES")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned());
+        match Database::connect(format!("{base}/postgres")).await {
+            Ok(admin) => {
+                let name = format!("sitelens_bench_{}", std::process::id());
+                let _ = admin
+                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .await;
+                admin
+                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+                    .await
+                    .expect("create db");
+                bench_engine("postgres", format!("{base}/{name}"), dir.clone()).await;
+                let _ = admin
+                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .await;
+            }
+            Err(e) => println!("postgres: unreachable ({e}); skipped"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}

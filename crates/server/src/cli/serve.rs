@@ -1,0 +1,93 @@
+//! `sitelens serve`, `sitelens worker` and `sitelens migrate`.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use server::{Config, Roles};
+
+/// Options of `sitelens serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Serve HTTP only; analyses run in separate `sitelens worker` processes.
+    #[arg(long)]
+    pub no_worker: bool,
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+}
+
+fn run_roles(roles: Roles) -> ExitCode {
+    server::init_tracing();
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("sitelens: configuration error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = runtime().map_err(anyhow::Error::from).and_then(|rt| {
+        rt.block_on(async move {
+            let running = server::start(config, roles).await?;
+            if let Some(addr) = running.addr {
+                println!("Sitelens is running on http://{addr}");
+            } else {
+                println!("Sitelens worker is running");
+            }
+            running.run_until_signal().await;
+            anyhow::Ok(())
+        })
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sitelens: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves the web app and the API, with an in-process worker unless `--no-worker`.
+pub fn serve(args: ServeArgs) -> ExitCode {
+    run_roles(Roles {
+        web: true,
+        worker: !args.no_worker,
+    })
+}
+
+/// Runs analyses only.
+pub fn worker() -> ExitCode {
+    run_roles(Roles {
+        web: false,
+        worker: true,
+    })
+}
+
+/// Applies pending migrations and exits.
+pub fn migrate() -> ExitCode {
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("sitelens: configuration error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = runtime().map_err(anyhow::Error::from).and_then(|rt| {
+        rt.block_on(async {
+            store::connect(&config.database_url).await?;
+            anyhow::Ok(())
+        })
+    });
+    match result {
+        Ok(()) => {
+            println!("The database is up to date.");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("sitelens: migration failed: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

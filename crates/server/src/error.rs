@@ -1,0 +1,157 @@
+//! The one error type of the HTTP layer: every error body is `{success: false, error}`.
+//!
+//! A visitor's mistake is always a 4xx with a message they can act on. Internal failures are
+//! logged with their detail and answered with a generic 500 text; their detail never leaves
+//! the server.
+
+use axum::Json;
+use axum::extract::FromRequest;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use domain::report::ErrorResponse;
+use store::StoreError;
+
+/// An error answered to a client.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// 400: the request is malformed or a value is invalid.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: the caller must sign in.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 404: nothing with that id.
+    #[error("{0}")]
+    NotFound(String),
+    /// 405: the path exists, the method does not.
+    #[error("this address does not accept that method")]
+    MethodNotAllowed,
+    /// 409: the request conflicts with stored data.
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: the body is too large.
+    #[error("the request body is too large")]
+    PayloadTooLarge,
+    /// 415: not JSON.
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    /// 422: well-formed but fails validation.
+    #[error("{0}")]
+    Unprocessable(String),
+    /// 429: an allowance is used up.
+    #[error("{0}")]
+    TooManyRequests(String),
+    /// 500: logged, never detailed to the client.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    /// An internal error from anything displayable; the detail is logged when answered.
+    pub fn internal(e: impl std::fmt::Display) -> Self {
+        Self::Internal(e.to_string())
+    }
+
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let message = match &self {
+            Self::Internal(detail) => {
+                tracing::error!(error = %detail, "internal error");
+                "Internal Server Error".to_owned()
+            }
+            other => other.to_string(),
+        };
+        let body = ErrorResponse {
+            success: false,
+            error: message,
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => Self::NotFound("not found".to_owned()),
+            StoreError::Conflict(detail) => {
+                tracing::info!(%detail, "store conflict");
+                Self::Conflict("that conflicts with existing data".to_owned())
+            }
+            StoreError::Database(e) => Self::internal(e),
+        }
+    }
+}
+
+impl From<JsonRejection> for AppError {
+    fn from(r: JsonRejection) -> Self {
+        match r {
+            JsonRejection::MissingJsonContentType(_) => Self::UnsupportedMediaType(
+                "send the body as JSON with Content-Type: application/json".to_owned(),
+            ),
+            JsonRejection::JsonSyntaxError(e) => Self::BadRequest(format!(
+                "the body is not valid JSON: {}",
+                clean(&e.body_text())
+            )),
+            JsonRejection::JsonDataError(e) => Self::Unprocessable(format!(
+                "the body does not have the expected fields: {}",
+                clean(&e.body_text())
+            )),
+            JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Self::PayloadTooLarge
+            }
+            other => Self::BadRequest(format!(
+                "the body could not be read: {}",
+                clean(&other.body_text())
+            )),
+        }
+    }
+}
+
+impl From<PathRejection> for AppError {
+    fn from(r: PathRejection) -> Self {
+        Self::BadRequest(format!("invalid address: {}", clean(&r.body_text())))
+    }
+}
+
+impl From<QueryRejection> for AppError {
+    fn from(r: QueryRejection) -> Self {
+        Self::BadRequest(format!("invalid query: {}", clean(&r.body_text())))
+    }
+}
+
+/// axum's rejection texts start with a prefix such as "Failed to parse the request body as
+/// JSON: "; keep the part that names the problem, lower-case first, no trailing period.
+fn clean(text: &str) -> String {
+    let detail = text
+        .rsplit_once(": ")
+        .map_or(text, |(_, d)| d)
+        .trim()
+        .trim_end_matches('.');
+    detail.to_owned()
+}
+
+/// JSON extractor whose rejections use the shared error shape.
+#[derive(Debug, Clone, Copy, Default, FromRequest)]
+#[from_request(via(axum::Json), rejection(AppError))]
+pub struct ApiJson<T>(pub T);
+
+/// Result of a handler.
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,164 @@
+//! The Sitelens server: the HTTP app (SPEC.md §7 calls, progress streams, the web app), the
+//! analysis worker, and the glue that starts them on one database.
+//!
+//! [`start`] is what `sitelens serve` and `sitelens worker` run, and what the integration tests
+//! run on port 0 with a fresh database.
+
+pub mod api;
+pub mod app;
+pub mod config;
+pub mod error;
+pub mod hub;
+pub mod pdf;
+pub mod reports;
+pub mod state;
+pub mod web;
+pub mod worker;
+
+use std::net::SocketAddr;
+
+use analyzer::{Analyzer, AnalyzerConfig};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use config::Config;
+
+/// Which parts a process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Roles {
+    /// Serve HTTP.
+    pub web: bool,
+    /// Run analyses.
+    pub worker: bool,
+}
+
+/// A started server; dropping it does not stop it, call [`Running::shutdown`].
+pub struct Running {
+    /// The address HTTP is served on (`None` for a worker-only process).
+    pub addr: Option<SocketAddr>,
+    /// The database.
+    pub db: store::DatabaseConnection,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Running {
+    /// Stops accepting work, lets running requests and analyses finish, and waits.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for t in self.tasks {
+            let _ = t.await;
+        }
+    }
+
+    /// Waits until the process is asked to stop (Ctrl-C or SIGTERM), then shuts down.
+    pub async fn run_until_signal(self) {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        self.shutdown().await;
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// The analyzer as configured for this process.
+pub fn analyzer(config: &Config) -> anyhow::Result<Analyzer> {
+    let analyzer_config = AnalyzerConfig {
+        allow_private_targets: config.allow_private_targets,
+        ..AnalyzerConfig::default()
+    };
+    Ok(Analyzer::new(analyzer_config)?)
+}
+
+/// Connects (running migrations), then starts the chosen roles.
+pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
+    if let Some(dir) = sqlite_dir(&config.database_url) {
+        std::fs::create_dir_all(&dir)?;
+    }
+    std::fs::create_dir_all(config.data_dir.join("blobs"))?;
+    let db = store::connect(&config.database_url).await?;
+    let state = app::state(db.clone(), config.clone());
+    state.hub.listen();
+    let (stop, stop_rx) = watch::channel(false);
+    let mut tasks = Vec::new();
+    let mut addr = None;
+
+    if roles.worker {
+        let worker = worker::Worker {
+            db: db.clone(),
+            analyzer: analyzer(&config)?,
+            hub: state.hub.clone(),
+            id: worker::Worker::new_id(),
+            concurrency: config.workers,
+            heartbeat_timeout: config.heartbeat_timeout,
+        };
+        tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
+    }
+    if roles.web {
+        let listener = tokio::net::TcpListener::bind(config.bind).await?;
+        addr = Some(listener.local_addr()?);
+        let router = app::router(state);
+        let mut rx = stop_rx.clone();
+        tasks.push(tokio::spawn(async move {
+            let served = axum::serve(
+                listener,
+                router.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(async move {
+                let _ = rx.wait_for(|stop| *stop).await;
+            })
+            .await;
+            if let Err(e) = served {
+                tracing::error!(error = %e, "HTTP server stopped");
+            }
+        }));
+    }
+    Ok(Running {
+        addr,
+        db,
+        stop,
+        tasks,
+    })
+}
+
+/// The folder of an SQLite database file, so it can be created on first start.
+fn sqlite_dir(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite://")?;
+    let path = rest.split('?').next()?;
+    if path.is_empty() || path == ":memory:" {
+        return None;
+    }
+    std::path::Path::new(path)
+        .parent()
+        .map(|p| p.to_owned())
+        .filter(|p| !p.as_os_str().is_empty())
+}
+
+/// Sets up logging: `RUST_LOG` or `info` for our crates.
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false)
+        .try_init();
+}

@@ -1,0 +1,496 @@
+//! The PDF report (printpdf): scores, every section with its findings, the performance figures
+//! (estimated ones marked), the action plan and the screenshots, on A4 pages.
+//!
+//! printpdf places text at absolute positions, so this module keeps a cursor, measures words
+//! with the embedded font's glyph widths to wrap lines, and starts a new page when one fills.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use domain::report::{AnalysisReport, FindingType, Priority, SectionGroup};
+use domain::score::{Band, badge_band};
+use printpdf::{
+    Color, FontId, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point,
+    Pt, RawImage, Rgb, TextItem, XObjectTransform,
+};
+
+const REGULAR: &[u8] = include_bytes!("../assets/fonts/LiberationSans-Regular.ttf");
+const BOLD: &[u8] = include_bytes!("../assets/fonts/LiberationSans-Bold.ttf");
+
+const PAGE_W: f32 = 595.0; // A4 in points
+const PAGE_H: f32 = 842.0;
+const MARGIN: f32 = 50.0;
+const WIDTH: f32 = PAGE_W - 2.0 * MARGIN;
+
+/// Why the PDF could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("pdf: {0}")]
+pub struct PdfError(String);
+
+fn fonts() -> Result<&'static (ParsedFont, ParsedFont), PdfError> {
+    static FONTS: OnceLock<Option<(ParsedFont, ParsedFont)>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let regular = ParsedFont::from_bytes(REGULAR, 0, &mut Vec::new())?;
+            let bold = ParsedFont::from_bytes(BOLD, 0, &mut Vec::new())?;
+            Some((regular, bold))
+        })
+        .as_ref()
+        .ok_or_else(|| PdfError("the embedded font could not be parsed".to_owned()))
+}
+
+fn rgb(r: f32, g: f32, b: f32) -> Color {
+    Color::Rgb(Rgb::new(r, g, b, None))
+}
+
+fn band_color(score: u32) -> Color {
+    match badge_band(f64::from(score)) {
+        Band::Green => rgb(0.09, 0.55, 0.27),
+        Band::Yellow | Band::Amber => rgb(0.72, 0.5, 0.0),
+        Band::Red => rgb(0.8, 0.12, 0.12),
+    }
+}
+
+struct Writer<'a> {
+    doc: PdfDocument,
+    regular: (FontId, &'a ParsedFont),
+    bold: (FontId, &'a ParsedFont),
+    pages: Vec<Vec<Op>>,
+    ops: Vec<Op>,
+    y: f32,
+    footer: String,
+}
+
+impl<'a> Writer<'a> {
+    fn text_width(font: &ParsedFont, text: &str, size: f32) -> f32 {
+        let upem = f32::from(font.units_per_em.max(1));
+        let units: f32 = text
+            .chars()
+            .map(|c| {
+                font.lookup_glyph_index(c as u32)
+                    .and_then(|g| font.get_glyph_width(g))
+                    .map_or(upem * 0.5, f32::from)
+            })
+            .sum();
+        units / upem * size
+    }
+
+    fn new_page(&mut self) {
+        let mut ops = std::mem::take(&mut self.ops);
+        if !ops.is_empty() {
+            let page_no = self.pages.len() + 1;
+            let footer = format!("{} · page {page_no}", self.footer);
+            Self::line_ops(
+                &mut ops,
+                &self.regular.0,
+                &footer,
+                8.0,
+                MARGIN,
+                25.0,
+                rgb(0.45, 0.45, 0.5),
+            );
+            self.pages.push(ops);
+        }
+        self.y = PAGE_H - MARGIN;
+    }
+
+    fn ensure(&mut self, height: f32) {
+        if self.y - height < MARGIN + 20.0 {
+            self.new_page();
+        }
+    }
+
+    fn line_ops(
+        ops: &mut Vec<Op>,
+        font: &FontId,
+        text: &str,
+        size: f32,
+        x: f32,
+        y: f32,
+        color: Color,
+    ) {
+        ops.extend([
+            Op::StartTextSection,
+            Op::SetFont {
+                font: PdfFontHandle::External(font.clone()),
+                size: Pt(size),
+            },
+            Op::SetFillColor { col: color },
+            Op::SetTextCursor {
+                pos: Point { x: Pt(x), y: Pt(y) },
+            },
+            Op::ShowText {
+                items: vec![TextItem::Text(text.to_owned())],
+            },
+            Op::EndTextSection,
+        ]);
+    }
+
+    /// Writes `text` wrapped to the width, indented by `indent` points.
+    fn para(&mut self, text: &str, size: f32, bold: bool, color: Color, indent: f32) {
+        let (font_id, font) = if bold {
+            self.bold.clone()
+        } else {
+            self.regular.clone()
+        };
+        let max = WIDTH - indent;
+        let line_h = size * 1.35;
+        let mut line = String::new();
+        let mut lines = Vec::new();
+        for word in text.split_whitespace() {
+            let candidate = if line.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{line} {word}")
+            };
+            if Self::text_width(font, &candidate, size) > max && !line.is_empty() {
+                lines.push(std::mem::replace(&mut line, word.to_owned()));
+            } else {
+                line = candidate;
+            }
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        for l in lines {
+            self.ensure(line_h);
+            self.y -= line_h;
+            Self::line_ops(
+                &mut self.ops,
+                &font_id,
+                &l,
+                size,
+                MARGIN + indent,
+                self.y,
+                color.clone(),
+            );
+        }
+    }
+
+    fn gap(&mut self, h: f32) {
+        self.y -= h;
+    }
+
+    fn rule(&mut self) {
+        self.ensure(10.0);
+        self.y -= 6.0;
+        self.ops.extend([
+            Op::SetOutlineColor {
+                col: rgb(0.85, 0.86, 0.9),
+            },
+            Op::SetOutlineThickness { pt: Pt(0.6) },
+            Op::DrawLine {
+                line: printpdf::Line {
+                    points: vec![
+                        printpdf::LinePoint {
+                            p: Point {
+                                x: Pt(MARGIN),
+                                y: Pt(self.y),
+                            },
+                            bezier: false,
+                        },
+                        printpdf::LinePoint {
+                            p: Point {
+                                x: Pt(PAGE_W - MARGIN),
+                                y: Pt(self.y),
+                            },
+                            bezier: false,
+                        },
+                    ],
+                    is_closed: false,
+                },
+            },
+        ]);
+        self.y -= 6.0;
+    }
+
+    fn image(&mut self, png: &[u8], caption: &str) {
+        let Ok(image) = RawImage::decode_from_bytes(png, &mut Vec::new()) else {
+            return;
+        };
+        let (w, h) = (image.width as f32, image.height as f32);
+        if w <= 0.0 || h <= 0.0 {
+            return;
+        }
+        let max_w = if w > h { WIDTH } else { WIDTH * 0.45 };
+        let scale_w = max_w.min(w * 0.75);
+        let draw_h = scale_w * h / w;
+        self.ensure(draw_h + 20.0);
+        self.para(caption, 9.0, true, rgb(0.3, 0.3, 0.35), 0.0);
+        self.y -= draw_h + 4.0;
+        let id = self.doc.add_image(&image);
+        // At `dpi`, one image pixel is 72/dpi points: choose it so the width is `scale_w`.
+        let dpi = w * 72.0 / scale_w;
+        self.ops.push(Op::UseXobject {
+            id,
+            transform: XObjectTransform {
+                translate_x: Some(Pt(MARGIN)),
+                translate_y: Some(Pt(self.y)),
+                dpi: Some(dpi),
+                ..Default::default()
+            },
+        });
+        self.gap(8.0);
+    }
+
+    fn section(&mut self, title: &str, score: Option<u32>, groups: &[SectionGroup]) {
+        self.ensure(60.0);
+        self.gap(10.0);
+        let heading = match score {
+            Some(s) => format!("{title} — {s}/100"),
+            None => title.to_owned(),
+        };
+        let color = score.map_or(rgb(0.1, 0.1, 0.2), band_color);
+        self.para(&heading, 16.0, true, color, 0.0);
+        self.rule();
+        if groups.is_empty() {
+            self.para(
+                "No findings in this section.",
+                10.0,
+                false,
+                rgb(0.3, 0.3, 0.35),
+                0.0,
+            );
+        }
+        for g in groups {
+            self.gap(4.0);
+            self.para(&g.title, 12.0, true, rgb(0.1, 0.1, 0.2), 0.0);
+            for f in &g.findings {
+                let (mark, color) = match f.kind {
+                    FindingType::Good => ("✓ Good", rgb(0.09, 0.55, 0.27)),
+                    FindingType::Warning => ("! Warning", rgb(0.72, 0.5, 0.0)),
+                    FindingType::Issue => ("✗ Issue", rgb(0.8, 0.12, 0.12)),
+                };
+                self.gap(2.0);
+                self.para(&format!("{mark}: {}", f.title), 10.0, true, color, 8.0);
+                self.para(&f.description, 9.5, false, rgb(0.2, 0.2, 0.25), 8.0);
+                if let Some(sol) = &f.solution {
+                    self.para(
+                        &format!("How to fix: {sol}"),
+                        9.5,
+                        false,
+                        rgb(0.25, 0.25, 0.45),
+                        8.0,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A file name for the report: `sitelens-report-{host}-{date}.pdf`.
+pub fn file_name(report: &AnalysisReport) -> String {
+    let host: String = url::Url::parse(&report.url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_else(|| report.id.clone())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let date = report.created_at.get(..10).unwrap_or("report");
+    format!("sitelens-report-{host}-{date}.pdf")
+}
+
+fn load_blob(data_dir: &Path, url: Option<&str>) -> Option<Vec<u8>> {
+    let key = url?.strip_prefix("/files/")?;
+    if key.contains("..") {
+        return None;
+    }
+    std::fs::read(data_dir.join("blobs").join(key)).ok()
+}
+
+fn metric_line(label: &str, value: String, field: &str, estimated: &[String]) -> String {
+    if estimated.iter().any(|e| e == field) {
+        format!("{label}: {value} (estimated — not measured)")
+    } else {
+        format!("{label}: {value}")
+    }
+}
+
+/// Renders the report as PDF bytes.
+pub fn render(report: &AnalysisReport, data_dir: &Path) -> Result<Vec<u8>, PdfError> {
+    let (regular, bold) = fonts()?;
+    let mut doc = PdfDocument::new(&format!("Sitelens report: {}", report.url));
+    let regular_id = doc.add_font(regular);
+    let bold_id = doc.add_font(bold);
+    let watermark = match report.report_type {
+        domain::report::ReportType::Premium => String::new(),
+        _ => " · Created with Sitelens".to_owned(),
+    };
+    let mut w = Writer {
+        doc,
+        regular: (regular_id, regular),
+        bold: (bold_id, bold),
+        pages: Vec::new(),
+        ops: Vec::new(),
+        y: PAGE_H - MARGIN,
+        footer: format!("Website analysis of {}{watermark}", report.url),
+    };
+
+    w.para(
+        "Website Analysis Report",
+        22.0,
+        true,
+        rgb(0.31, 0.27, 0.9),
+        0.0,
+    );
+    w.para(&report.url, 12.0, false, rgb(0.2, 0.2, 0.25), 0.0);
+    w.para(
+        &format!(
+            "Analysed {} · {} page{} · report id {}",
+            report.created_at.replace('T', " ").trim_end_matches('Z'),
+            report.pages_analyzed,
+            if report.pages_analyzed == 1 { "" } else { "s" },
+            report.id
+        ),
+        9.0,
+        false,
+        rgb(0.4, 0.4, 0.45),
+        0.0,
+    );
+    w.rule();
+    let s = report.scores;
+    w.para(
+        &format!("Overall score: {}/100", s.overall),
+        18.0,
+        true,
+        band_color(s.overall),
+        0.0,
+    );
+    for (label, v) in [
+        ("SEO", s.seo),
+        ("Design & UX", s.design),
+        ("Technical", s.technical),
+        ("Performance", s.performance),
+    ] {
+        w.para(&format!("{label}: {v}/100"), 12.0, true, band_color(v), 8.0);
+    }
+
+    let shots = [
+        (report.screenshots.desktop.as_deref(), "Desktop (1280x800)"),
+        (report.screenshots.mobile.as_deref(), "Mobile (375x667)"),
+    ];
+    for (url, caption) in shots {
+        if let Some(png) = load_blob(data_dir, url) {
+            w.gap(6.0);
+            w.image(&png, caption);
+        }
+    }
+
+    w.section("SEO", Some(s.seo), &report.seo_analysis);
+    w.section("Design & UX", Some(s.design), &report.design_analysis);
+    w.section("Technical", Some(s.technical), &report.technical_analysis);
+
+    let p = &report.performance_analysis;
+    w.ensure(80.0);
+    w.gap(10.0);
+    w.para(
+        &format!("Performance — {}/100", s.performance),
+        16.0,
+        true,
+        band_color(s.performance),
+        0.0,
+    );
+    w.rule();
+    let secs = domain::performance::format_seconds;
+    let est = &p.estimated;
+    for line in [
+        metric_line(
+            "First Contentful Paint",
+            secs(p.first_contentful_paint),
+            "firstContentfulPaint",
+            est,
+        ),
+        metric_line(
+            "Largest Contentful Paint",
+            secs(p.largest_contentful_paint),
+            "largestContentfulPaint",
+            est,
+        ),
+        metric_line(
+            "Cumulative Layout Shift",
+            format!("{:.3}", p.cumulative_layout_shift),
+            "cumulativeLayoutShift",
+            est,
+        ),
+        metric_line(
+            "Total Blocking Time",
+            format!("{:.0} ms", p.total_blocking_time),
+            "totalBlockingTime",
+            est,
+        ),
+        metric_line("Speed Index", secs(p.speed_index), "speedIndex", est),
+        metric_line(
+            "Load time",
+            secs(p.estimated_load_time),
+            "estimatedLoadTime",
+            est,
+        ),
+        metric_line(
+            "Page size",
+            format!("{:.0} KB", p.page_size / 1024.0),
+            "pageSize",
+            est,
+        ),
+        metric_line("Requests", p.request_count.to_string(), "requestCount", est),
+    ] {
+        w.para(&line, 10.0, false, rgb(0.2, 0.2, 0.25), 8.0);
+    }
+    for d in &p.diagnostics {
+        w.gap(2.0);
+        w.para(
+            &format!("{} ({} · could save {})", d.title, d.value, d.potential),
+            10.0,
+            true,
+            rgb(0.72, 0.5, 0.0),
+            8.0,
+        );
+        w.para(&d.solution, 9.5, false, rgb(0.2, 0.2, 0.25), 8.0);
+    }
+
+    w.ensure(60.0);
+    w.gap(10.0);
+    w.para("Action Plan", 16.0, true, rgb(0.1, 0.1, 0.2), 0.0);
+    w.rule();
+    if report.action_items.is_empty() {
+        w.para(
+            "Nothing urgent: keep the site as it is and re-check after changes.",
+            10.0,
+            false,
+            rgb(0.3, 0.3, 0.35),
+            0.0,
+        );
+    }
+    for item in &report.action_items {
+        let (label, color) = match item.priority {
+            Priority::High => ("High", rgb(0.8, 0.12, 0.12)),
+            Priority::Medium => ("Medium", rgb(0.72, 0.5, 0.0)),
+            Priority::Low => ("Low", rgb(0.09, 0.55, 0.27)),
+        };
+        w.gap(2.0);
+        w.para(&format!("[{label}] {}", item.title), 10.5, true, color, 0.0);
+        w.para(&item.description, 9.5, false, rgb(0.2, 0.2, 0.25), 8.0);
+        w.para(
+            &format!("Impact: {}", item.impact),
+            9.5,
+            false,
+            rgb(0.25, 0.25, 0.45),
+            8.0,
+        );
+    }
+    w.new_page();
+
+    let pages = std::mem::take(&mut w.pages)
+        .into_iter()
+        .map(|ops| PdfPage::new(Mm(210.0), Mm(297.0), ops))
+        .collect();
+    Ok(w.doc
+        .with_pages(pages)
+        .save(&PdfSaveOptions::default(), &mut Vec::new()))
+}

@@ -1,0 +1,267 @@
+//! Test support: fresh databases on both engines, a fixture website on 127.0.0.1, the real
+//! server on port 0, and a small HTTP client.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use axum::Router;
+use axum::response::Html;
+use axum::routing::get;
+use sea_orm::{ConnectionTrait, Database};
+use serde_json::Value;
+use server::{Config, Roles, Running};
+use uuid::Uuid;
+
+/// Which database a test runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// An SQLite file.
+    Sqlite,
+    /// A fresh PostgreSQL database.
+    Postgres,
+}
+
+fn pg_base() -> String {
+    std::env::var("SITELENS_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
+}
+
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// A fresh database URL for `engine`, and its clean-up.
+pub struct TestDb {
+    /// The URL.
+    pub url: String,
+    engine: Engine,
+    name: String,
+    dir: PathBuf,
+}
+
+impl TestDb {
+    /// Creates the database; `None` when PostgreSQL is down outside CI (a loud warning is printed).
+    pub async fn create(engine: Engine) -> Option<Self> {
+        let name = format!("sitelens_srv_{}", Uuid::new_v4().simple());
+        let dir = std::env::temp_dir().join(&name);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let url = match engine {
+            Engine::Sqlite => format!("sqlite://{}?mode=rwc", dir.join("db.sqlite").display()),
+            Engine::Postgres => {
+                let admin = match Database::connect(format!("{}/postgres", pg_base())).await {
+                    Ok(a) => a,
+                    Err(e) => {
+                        assert!(!under_ci(), "PostgreSQL is required under CI=true: {e}");
+                        eprintln!(
+                            "\n!!!!! PostgreSQL unreachable ({e}): SKIPPING the PostgreSQL half of this test !!!!!\n"
+                        );
+                        return None;
+                    }
+                };
+                admin
+                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+                    .await
+                    .expect("create database");
+                admin.close().await.expect("close admin");
+                format!("{}/{name}", pg_base())
+            }
+        };
+        Some(Self {
+            url,
+            engine,
+            name,
+            dir,
+        })
+    }
+
+    /// The data folder of this test.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// Drops the database and removes files.
+    pub async fn drop_db(self) {
+        if self.engine == Engine::Postgres
+            && let Ok(admin) = Database::connect(format!("{}/postgres", pg_base())).await
+        {
+            let _ = admin
+                .execute_unprepared(&format!(
+                    "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
+                    self.name
+                ))
+                .await;
+            let _ = admin.close().await;
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Runs `test` once on SQLite and once on PostgreSQL.
+pub async fn each_engine<F, Fut>(test: F)
+where
+    F: Fn(Engine) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    test(Engine::Sqlite).await;
+    test(Engine::Postgres).await;
+}
+
+/// A configuration for tests: port 0, private targets allowed, no browser.
+pub fn config(db: &TestDb) -> Config {
+    Config {
+        database_url: db.url.clone(),
+        bind: "127.0.0.1:0".parse().expect("addr"),
+        web_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/server/webapp"),
+        data_dir: db.dir().join("data"),
+        workers: 2,
+        trusted_proxies: Vec::new(),
+        allow_private_targets: true,
+        chromium: "off".to_owned(),
+        public_url: "https://sitelens.test".to_owned(),
+        heartbeat_timeout: Duration::from_secs(60),
+    }
+}
+
+/// A running server and a client for it.
+pub struct TestApp {
+    /// Base URL, `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// The server.
+    pub running: Running,
+    /// HTTP client.
+    pub http: reqwest::Client,
+}
+
+/// A client that talks plain HTTP on loopback.
+pub fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("client")
+}
+
+/// Starts the server with `config` and `roles`.
+pub async fn spawn(config: Config, roles: Roles) -> TestApp {
+    let running = server::start(config, roles).await.expect("server starts");
+    let addr = running.addr.expect("web role binds");
+    TestApp {
+        base: format!("http://{addr}"),
+        running,
+        http: client(),
+    }
+}
+
+/// A status and a JSON body.
+pub struct Answer {
+    /// HTTP status.
+    pub status: u16,
+    /// Parsed body (Null when not JSON).
+    pub json: Value,
+}
+
+impl TestApp {
+    /// POSTs a JSON body.
+    pub async fn post_json(&self, path: &str, body: &Value) -> Answer {
+        let res = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request");
+        answer(res).await
+    }
+
+    /// GETs a path.
+    pub async fn get(&self, path: &str) -> Answer {
+        let res = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("request");
+        answer(res).await
+    }
+
+    /// Follows the progress stream of `id` until it ends; returns every event.
+    pub async fn follow(&self, id: &str) -> Vec<Value> {
+        let mut res = self
+            .http
+            .get(format!("{}/api/analysis-progress/{id}", self.base))
+            .send()
+            .await
+            .expect("stream");
+        assert_eq!(res.status(), 200);
+        assert!(
+            res.headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("text/event-stream"))
+        );
+        let mut buf = String::new();
+        let mut events = Vec::new();
+        while let Some(chunk) = tokio::time::timeout(Duration::from_secs(90), res.chunk())
+            .await
+            .expect("stream stalls")
+            .expect("stream read")
+        {
+            buf.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buf.find("\n\n") {
+                let block: String = buf.drain(..end + 2).collect();
+                for line in block.lines() {
+                    if let Some(data) = line.strip_prefix("data:") {
+                        events.push(serde_json::from_str(data.trim()).expect("event JSON"));
+                    }
+                }
+            }
+        }
+        events
+    }
+}
+
+async fn answer(res: reqwest::Response) -> Answer {
+    let status = res.status().as_u16();
+    let bytes = res.bytes().await.expect("body");
+    Answer {
+        status,
+        json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    }
+}
+
+/// A small but realistic website on 127.0.0.1, for the analyzer to audit.
+pub async fn fixture_site() -> SocketAddr {
+    let home = Html(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Acme Plumbing — 24/7 emergency plumbers in Springfield</title>
+<meta name="description" content="Acme Plumbing fixes leaks, blocked drains and boilers across Springfield, day and night. Fixed prices, certified engineers, and a one-year guarantee on work.">
+<link rel="canonical" href="/">
+</head><body>
+<header><nav><a href="/">Home</a> <a href="/services">Services</a> <a href="/contact">Contact</a></nav></header>
+<main><h1>Emergency plumbers in Springfield</h1>
+<p>We repair leaks, unblock drains and service boilers. Call us any time of day.</p>
+<h2>Our services</h2><p>Leak detection, drain clearing, boiler servicing and bathroom installations.</p>
+<img src="/van.png" alt="An Acme Plumbing van parked outside a customer's house in Springfield">
+</main><footer><a href="/privacy">Privacy</a></footer></body></html>"#,
+    );
+    let page = Html(
+        "<!doctype html><html lang=\"en\"><head><title>Services | Acme Plumbing</title></head><body><h1>Services</h1><a href=\"/\">Home</a></body></html>",
+    );
+    let app = Router::new()
+        .route("/", get(move || async move { home }))
+        .route("/services", get(move || async move { page }))
+        .route("/robots.txt", get(|| async { "User-agent: *\nAllow: /\n" }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind fixture");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    addr
+}
