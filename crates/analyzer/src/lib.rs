@@ -24,6 +24,7 @@ pub mod config;
 pub mod crawl;
 pub mod fetch;
 pub mod guard;
+pub mod llm;
 pub mod page;
 pub mod report;
 pub mod robots;
