@@ -13,7 +13,7 @@ use domain::report::{
 use futures::future::BoxFuture;
 
 use crate::checks::content::{THIN_WORDS, top_keywords};
-use crate::checks::seo::{DESCRIPTION_RANGE, TITLE_RANGE};
+use crate::checks::seo::{description_range, title_range};
 use crate::page::PageDoc;
 
 /// What an advisor sees of one page: owned, so any advisor (local or remote) can take it.
@@ -137,7 +137,7 @@ fn h1(page: &PageSummary) -> Option<&str> {
 /// Suggest a title of 30-60 characters: the main heading (or current title) and the site name,
 /// widened with the top keywords when short.
 pub fn suggest_title(page: &PageSummary) -> String {
-    let (lo, hi) = TITLE_RANGE;
+    let (lo, hi) = title_range();
     let keywords = top_keywords(&page.text, 3);
     let topic = h1(page)
         .map(str::to_owned)
@@ -180,7 +180,7 @@ pub fn suggest_title(page: &PageSummary) -> String {
 
 /// Suggest a description of 120-160 characters from the page's first sentences.
 pub fn suggest_description(page: &PageSummary) -> String {
-    let (lo, hi) = DESCRIPTION_RANGE;
+    let (lo, hi) = description_range();
     let mut out = String::new();
     for sentence in page.text.split_inclusive(['.', '!', '?']) {
         let s = sentence.trim();
@@ -236,8 +236,8 @@ pub fn suggest_description(page: &PageSummary) -> String {
 
 /// The rule-based advice.
 pub fn advise_by_rules(page: &PageSummary) -> Advice {
-    let (tlo, thi) = TITLE_RANGE;
-    let (dlo, dhi) = DESCRIPTION_RANGE;
+    let (tlo, thi) = title_range();
+    let (dlo, dhi) = description_range();
     let keywords = top_keywords(&page.text, 5);
     let top = keywords.first().map(|(w, _)| w.clone());
 

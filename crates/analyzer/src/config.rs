@@ -12,7 +12,7 @@ pub const ALLOW_PRIVATE_TARGETS_VAR: &str = "SITELENS_ALLOW_PRIVATE_TARGETS";
 pub const USER_AGENT: &str = concat!(
     "Sitelens/",
     env!("CARGO_PKG_VERSION"),
-    " (+https://github.com/sitelens/sitelens; website audit)"
+    " (self-hosted website audit; robots.txt token: sitelens)"
 );
 
 /// The robots.txt product token Sitelens obeys (RFC 9309 §2.2.1).

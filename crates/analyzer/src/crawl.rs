@@ -272,7 +272,8 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
                     break;
                 };
                 let before = queue.len();
-                enqueue(u, None, &mut queue, &mut seen, &mut blocked);
+                // Blocked sitemap entries are reported by the sitemap check, not as blocked links.
+                enqueue(u, None, &mut queue, &mut seen, &mut Vec::new());
                 if queue.len() > before
                     && let Some(item) = queue.pop_back()
                 {

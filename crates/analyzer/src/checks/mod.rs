@@ -212,6 +212,21 @@ pub fn short_url(u: &str) -> String {
     }
 }
 
+/// A good range of SPEC.md §9, read from `domain` (one rule, one place): (min, max), whole
+/// numbers, inclusive; an open bound is 0 or `usize::MAX`.
+pub fn good_range(id: &str) -> (usize, usize) {
+    domain::performance::good_ranges()
+        .into_iter()
+        .find(|r| r.id == id)
+        .map(|r| {
+            (
+                r.min.unwrap_or(0.0) as usize,
+                r.max.map_or(usize::MAX, |m| m as usize),
+            )
+        })
+        .unwrap_or((0, usize::MAX))
+}
+
 /// Count characters as people do (Unicode scalar values).
 pub fn chars(s: &str) -> usize {
     s.chars().count()

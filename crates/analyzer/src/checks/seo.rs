@@ -16,11 +16,17 @@ const INTL: &str = "International";
 const MOBILE: &str = "Mobile & Accessibility";
 
 /// Good title length (SPEC.md §9): 30-60 characters.
-pub const TITLE_RANGE: (usize, usize) = (30, 60);
+pub fn title_range() -> (usize, usize) {
+    super::good_range("title")
+}
 /// Good meta description length (SPEC.md §9): 120-160 characters.
-pub const DESCRIPTION_RANGE: (usize, usize) = (120, 160);
-/// Longest useful alt text (SPEC.md §9).
-pub const ALT_MAX: usize = 125;
+pub fn description_range() -> (usize, usize) {
+    super::good_range("description")
+}
+/// Longest useful alt text (SPEC.md §9): 125 characters.
+pub fn alt_max() -> usize {
+    super::good_range("altText").1
+}
 
 fn push(out: &mut Vec<Tagged>, section: Section, group: &'static str, f: domain::report::Finding) {
     out.push(Tagged {
@@ -80,7 +86,7 @@ fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         ),
     );
     let n = chars(t);
-    let (lo, hi) = TITLE_RANGE;
+    let (lo, hi) = title_range();
     let f = if (lo..=hi).contains(&n) {
         good(
             "seo.title.length",
@@ -161,7 +167,7 @@ fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         ),
     );
     let n = chars(d);
-    let (lo, hi) = DESCRIPTION_RANGE;
+    let (lo, hi) = description_range();
     let f = if (lo..=hi).contains(&n) {
         good(
             "seo.description.length",
@@ -980,7 +986,7 @@ fn image_alt(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     }
     let long: Vec<String> = imgs
         .iter()
-        .filter(|i| i.alt.as_deref().is_some_and(|a| chars(a) > ALT_MAX))
+        .filter(|i| i.alt.as_deref().is_some_and(|a| chars(a) > alt_max()))
         .map(|i| super::short_url(&i.src))
         .collect();
     let f = if long.is_empty() {
@@ -988,7 +994,7 @@ fn image_alt(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             "seo.image-alt.length",
             None,
             "Alt texts are concise",
-            format!("No alt text is longer than {ALT_MAX} characters."),
+            format!("No alt text is longer than {} characters.", alt_max()),
         )
     } else {
         warning(
@@ -996,8 +1002,9 @@ fn image_alt(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             None,
             "Alt texts are too long",
             format!(
-                "{} images have alt text over {ALT_MAX} characters, which screen readers cut: {}.",
+                "{} images have alt text over {} characters, which screen readers cut: {}.",
                 long.len(),
+                alt_max(),
                 list(&long, 4)
             ),
             "Keep alt text under 125 characters; put longer descriptions in the page text or a caption.",

@@ -14,9 +14,13 @@ const PERF: &str = "Page Weight & Loading";
 /// Lighthouse's `server-response-time` threshold: 600 ms.
 pub const TTFB_GOOD_MS: u128 = 600;
 /// Page weight good range (SPEC.md §9): under 3 MB.
-pub const PAGE_SIZE_GOOD: u64 = 3_000_000;
+pub fn page_size_good() -> u64 {
+    super::good_range("pageSize").1 as u64
+}
 /// Request count good range (SPEC.md §9): under 50.
-pub const REQUESTS_GOOD: usize = 50;
+pub fn requests_good() -> usize {
+    super::good_range("requests").1
+}
 
 fn push(out: &mut Vec<Tagged>, section: Section, group: &'static str, f: domain::report::Finding) {
     out.push(Tagged {
@@ -460,7 +464,7 @@ pub fn run_site(site: &SiteData, tech: &[Technology], out: &mut Vec<Tagged>) {
         let assets_bytes: u64 = site.assets.iter().map(|a| a.transfer_bytes).sum();
         let total = html.transfer_bytes + assets_bytes;
         let requests = 1 + site.assets.len();
-        let finding = if total < PAGE_SIZE_GOOD {
+        let finding = if total < page_size_good() {
             good(
                 "perf.page-weight",
                 Some("total-byte-weight"),
@@ -484,7 +488,7 @@ pub fn run_site(site: &SiteData, tech: &[Technology], out: &mut Vec<Tagged>) {
             )
         };
         push(out, Section::Performance, PERF, finding);
-        let finding = if requests < REQUESTS_GOOD {
+        let finding = if requests < requests_good() {
             good(
                 "perf.requests",
                 None,
