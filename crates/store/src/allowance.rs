@@ -6,7 +6,7 @@
 //! cannot both see "two used" and both pass.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
 use crate::entity::ip_daily_usage;
 use crate::sql::{exec, now};
@@ -38,28 +38,43 @@ pub async fn record_free_analysis(
     at: DateTime<Utc>,
     limit: u32,
 ) -> StoreResult<FreeAnalysis> {
+    let txn = begin_write(db).await?;
+    let outcome = record_in(&txn, ip_address, website_url, at, limit).await?;
+    match outcome {
+        FreeAnalysis::Allowed { .. } => txn.commit().await?,
+        FreeAnalysis::LimitReached => txn.rollback().await?,
+    }
+    Ok(outcome)
+}
+
+/// [`record_free_analysis`] inside the caller's write transaction.
+pub(crate) async fn record_in<C: ConnectionTrait>(
+    txn: &C,
+    ip_address: &str,
+    website_url: &str,
+    at: DateTime<Utc>,
+    limit: u32,
+) -> StoreResult<FreeAnalysis> {
     let day = utc_day(at);
     let limit = i32::try_from(limit).unwrap_or(i32::MAX);
-    let txn = begin_write(db).await?;
     exec(
-        &txn,
+        txn,
         "INSERT INTO ip_daily_usage (ip_address, day, used) VALUES (?, ?, 0) \
          ON CONFLICT (ip_address, day) DO NOTHING",
         vec![ip_address.into(), day.into()],
     )
     .await?;
     let counted = exec(
-        &txn,
+        txn,
         "UPDATE ip_daily_usage SET used = used + 1 WHERE ip_address = ? AND day = ? AND used < ?",
         vec![ip_address.into(), day.into(), limit.into()],
     )
     .await?;
     if counted.rows_affected() != 1 {
-        txn.rollback().await?;
         return Ok(FreeAnalysis::LimitReached);
     }
     exec(
-        &txn,
+        txn,
         "INSERT INTO ip_analysis_tracking (ip_address, analysis_date, website_url, created_at) \
          VALUES (?, ?, ?, ?)",
         vec![
@@ -70,8 +85,7 @@ pub async fn record_free_analysis(
         ],
     )
     .await?;
-    let used = free_analyses_used_on(&txn, ip_address, day).await?;
-    txn.commit().await?;
+    let used = free_analyses_used_on(txn, ip_address, day).await?;
     Ok(FreeAnalysis::Allowed { used })
 }
 
@@ -84,7 +98,7 @@ pub async fn free_analyses_used(
     free_analyses_used_on(db, ip_address, utc_day(at)).await
 }
 
-async fn free_analyses_used_on<C: sea_orm::ConnectionTrait>(
+async fn free_analyses_used_on<C: ConnectionTrait>(
     db: &C,
     ip_address: &str,
     day: NaiveDate,

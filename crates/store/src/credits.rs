@@ -97,12 +97,31 @@ pub async fn spend_credits(
     amount: u32,
     reference: Option<&str>,
 ) -> StoreResult<Spend> {
+    let txn = begin_write(db).await?;
+    let spend = spend_in(&txn, user_id, amount, reference).await?;
+    match spend {
+        Spend::Spent(_) => txn.commit().await?,
+        Spend::Insufficient => {
+            txn.rollback().await?;
+            ensure_user_exists(db, user_id).await?;
+        }
+    }
+    Ok(spend)
+}
+
+/// [`spend_credits`] inside the caller's write transaction; on [`Spend::Insufficient`]
+/// nothing was changed.
+pub(crate) async fn spend_in<C: ConnectionTrait>(
+    txn: &C,
+    user_id: i64,
+    amount: u32,
+    reference: Option<&str>,
+) -> StoreResult<Spend> {
     let at = now();
     let amount =
         i32::try_from(amount).map_err(|_| StoreError::Conflict("amount too large".into()))?;
-    let txn = begin_write(db).await?;
     let trial = exec(
-        &txn,
+        txn,
         "UPDATE users SET trial_credits = trial_credits - ?, updated_at = ? \
          WHERE id = ? AND trial_credits >= ? AND trial_expires_at > ?",
         vec![
@@ -118,21 +137,18 @@ pub async fn spend_credits(
         CreditPool::Trial
     } else {
         let paid = exec(
-            &txn,
+            txn,
             "UPDATE users SET report_credits = report_credits - ?, updated_at = ? \
              WHERE id = ? AND report_credits >= ?",
             vec![amount.into(), at.into(), user_id.into(), amount.into()],
         )
         .await?;
         if paid.rows_affected() != 1 {
-            txn.rollback().await?;
-            ensure_user_exists(db, user_id).await?;
             return Ok(Spend::Insufficient);
         }
         CreditPool::Paid
     };
-    ledger(&txn, user_id, -amount, pool, "spend", reference, at).await?;
-    txn.commit().await?;
+    ledger(txn, user_id, -amount, pool, "spend", reference, at).await?;
     Ok(Spend::Spent(pool))
 }
 
@@ -332,7 +348,7 @@ pub async fn find_purchase(
         .await?)
 }
 
-async fn ensure_user_exists(db: &DatabaseConnection, user_id: i64) -> StoreResult<()> {
+pub(crate) async fn ensure_user_exists(db: &DatabaseConnection, user_id: i64) -> StoreResult<()> {
     match users::Entity::find_by_id(user_id).one(db).await? {
         Some(_) => Ok(()),
         None => Err(StoreError::NotFound),

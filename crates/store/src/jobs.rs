@@ -8,11 +8,13 @@
 
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
-    QueryOrder, QuerySelect, Value,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
+    QueryFilter, QueryOrder, QuerySelect, Value,
 };
 use uuid::Uuid;
 
+use crate::allowance::{FreeAnalysis, record_in};
+use crate::credits::{CreditPool, Spend, ensure_user_exists, spend_in};
 use crate::entity::analysis_jobs;
 use crate::results::{NewResult, insert_result};
 use crate::sql::{exec, now, query_all, query_one};
@@ -132,13 +134,74 @@ pub async fn enqueue_analysis(
     db: &DatabaseConnection,
     analysis: &NewAnalysis,
 ) -> StoreResult<analysis_jobs::Model> {
+    let txn = begin_write(db).await?;
+    let job = enqueue_in(&txn, analysis).await?;
+    txn.commit().await?;
+    Ok(job)
+}
+
+/// A free analysis: counts it against the visitor address's daily allowance (see
+/// [`crate::allowance::record_free_analysis`]) and queues it, in one transaction, so an
+/// allowance is never used up by an analysis that was not queued. `None` when the address has
+/// used its `limit` for the UTC day.
+pub async fn enqueue_free_analysis(
+    db: &DatabaseConnection,
+    ip_address: &str,
+    at: DateTime<Utc>,
+    limit: u32,
+    analysis: &NewAnalysis,
+) -> StoreResult<Option<analysis_jobs::Model>> {
+    let txn = begin_write(db).await?;
+    match record_in(&txn, ip_address, &analysis.canonical_url, at, limit).await? {
+        FreeAnalysis::LimitReached => {
+            txn.rollback().await?;
+            Ok(None)
+        }
+        FreeAnalysis::Allowed { .. } => {
+            let job = enqueue_in(&txn, analysis).await?;
+            txn.commit().await?;
+            Ok(Some(job))
+        }
+    }
+}
+
+/// A paid analysis: spends `credits` of the requester (see
+/// [`crate::credits::spend_credits`]; the ledger entry names the job) and queues it, in one
+/// transaction, so a credit is never spent on an analysis that was not queued. `None` when
+/// the user's credits do not cover it. `analysis.requester_user_id` must be the paying user.
+pub async fn enqueue_paid_analysis(
+    db: &DatabaseConnection,
+    credits: u32,
+    analysis: &NewAnalysis,
+) -> StoreResult<Option<(analysis_jobs::Model, CreditPool)>> {
+    let user_id = analysis
+        .requester_user_id
+        .ok_or_else(|| StoreError::Conflict("a paid analysis needs a requesting user".into()))?;
+    let txn = begin_write(db).await?;
+    let job = enqueue_in(&txn, analysis).await?;
+    match spend_in(&txn, user_id, credits, Some(&job.id.to_string())).await? {
+        Spend::Insufficient => {
+            txn.rollback().await?;
+            ensure_user_exists(db, user_id).await?;
+            Ok(None)
+        }
+        Spend::Spent(pool) => {
+            txn.commit().await?;
+            Ok(Some((job, pool)))
+        }
+    }
+}
+
+async fn enqueue_in<C: ConnectionTrait>(
+    txn: &C,
+    analysis: &NewAnalysis,
+) -> StoreResult<analysis_jobs::Model> {
     let at = now();
     let id = Uuid::new_v4();
     let pages = i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX);
-    let txn = begin_write(db).await?;
-    let website = websites::upsert(&txn, &analysis.canonical_url, at).await?;
+    let website = websites::upsert(txn, &analysis.canonical_url, at).await?;
     exec(
-        &txn,
+        txn,
         "INSERT INTO analysis_jobs (id, website_id, url, canonical_url, status, tier, requested_pages, \
          progress, attempts, created_at, updated_at, requester_user_id, requester_ip) \
          VALUES (?, ?, ?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)",
@@ -156,12 +219,10 @@ pub async fn enqueue_analysis(
         ],
     )
     .await?;
-    let job = analysis_jobs::Entity::find_by_id(id)
-        .one(&txn)
+    analysis_jobs::Entity::find_by_id(id)
+        .one(txn)
         .await?
-        .ok_or(StoreError::NotFound)?;
-    txn.commit().await?;
-    Ok(job)
+        .ok_or(StoreError::NotFound)
 }
 
 /// The job with this id.

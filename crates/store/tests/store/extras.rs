@@ -209,3 +209,128 @@ both!(a_user_sees_their_own_jobs, |db, engine| {
             .all(|j| j.tier == "standard" && j.requested_pages == 10)
     );
 });
+
+fn site(n: usize, requester: Option<i64>) -> store::jobs::NewAnalysis {
+    store::jobs::NewAnalysis {
+        url: format!("p{n}.example"),
+        canonical_url: format!("https://p{n}.example/"),
+        tier: store::jobs::Tier::Standard,
+        requested_pages: 10,
+        requester_user_id: requester,
+        requester_ip: Some("192.0.2.1".into()),
+    }
+}
+
+both!(
+    free_analyses_are_counted_and_queued_together,
+    |db, engine| {
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        use store::entity::analysis_jobs;
+        let at = store::now();
+        let mut handles = Vec::new();
+        for n in 0..12 {
+            let db = db.clone();
+            handles.push(tokio::spawn(async move {
+                store::jobs::enqueue_free_analysis(&db, "192.0.2.1", at, 3, &site(n, None))
+                    .await
+                    .expect("enqueue")
+            }));
+        }
+        let mut queued = 0;
+        for handle in handles {
+            if handle.await.expect("join").is_some() {
+                queued += 1;
+            }
+        }
+        assert_eq!(queued, 3);
+        assert_eq!(
+            analysis_jobs::Entity::find()
+                .count(&db)
+                .await
+                .expect("count"),
+            3
+        );
+        assert_eq!(
+            store::allowance::free_analyses_used(&db, "192.0.2.1", at)
+                .await
+                .expect("used"),
+            3
+        );
+        // Refused attempts left no website behind either.
+        assert_eq!(
+            store::stats::stats(&db)
+                .await
+                .expect("stats")
+                .websites_analyzed,
+            3
+        );
+    }
+);
+
+both!(
+    paid_analyses_spend_exactly_the_credits_they_queue,
+    |db, engine| {
+        use sea_orm::{EntityTrait, PaginatorTrait};
+        use store::credits::{CreditPool, credit_balance, credit_history, grant_credits};
+        use store::entity::analysis_jobs;
+        let id = user(&db, "paid@example.com").await;
+        grant_credits(&db, id, 5, "admin", None)
+            .await
+            .expect("grant");
+        let mut handles = Vec::new();
+        for n in 0..8 {
+            let db = db.clone();
+            handles.push(tokio::spawn(async move {
+                store::jobs::enqueue_paid_analysis(&db, 2, &site(n, Some(id)))
+                    .await
+                    .expect("enqueue")
+            }));
+        }
+        let mut jobs = Vec::new();
+        for handle in handles {
+            if let Some((job, pool)) = handle.await.expect("join") {
+                assert_eq!(pool, CreditPool::Paid);
+                jobs.push(job);
+            }
+        }
+        assert_eq!(jobs.len(), 2, "5 credits pay for two 2-credit analyses");
+        assert_eq!(
+            credit_balance(&db, id, store::now())
+                .await
+                .expect("balance")
+                .paid,
+            1
+        );
+        assert_eq!(
+            analysis_jobs::Entity::find()
+                .count(&db)
+                .await
+                .expect("count"),
+            2
+        );
+        let references: Vec<String> = credit_history(&db, id, 10)
+            .await
+            .expect("history")
+            .into_iter()
+            .filter(|e| e.reason == "spend")
+            .filter_map(|e| e.reference)
+            .collect();
+        for job in &jobs {
+            assert!(
+                references.contains(&job.id.to_string()),
+                "the ledger names job {}",
+                job.id
+            );
+        }
+        let anonymous = store::jobs::enqueue_paid_analysis(&db, 1, &site(99, None)).await;
+        assert!(matches!(anonymous, Err(StoreError::Conflict(_))));
+        let missing = store::jobs::enqueue_paid_analysis(&db, 1, &site(98, Some(987_654))).await;
+        assert!(
+            matches!(
+                missing,
+                Err(StoreError::NotFound) | Err(StoreError::Conflict(_))
+            ),
+            "{missing:?}"
+        );
+    }
+);
