@@ -18,10 +18,8 @@ use domain::report::{
 };
 use domain::site_url::SiteUrl;
 use futures::Stream;
-use sea_orm::{ActiveModelTrait, ActiveValue::Set};
 use serde::Deserialize;
-use store::allowance::FreeAnalysis;
-use store::entity::{analysis_jobs, email_reports};
+use store::entity::analysis_jobs;
 use store::jobs::{JobStatus, NewAnalysis, Tier};
 use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
@@ -84,25 +82,13 @@ pub async fn create_analysis(
         )));
     }
     let site = SiteUrl::parse(&req.url).map_err(|e| AppError::BadRequest(e.to_string()))?;
-    let now = chrono::Utc::now();
-    match store::allowance::record_free_analysis(
+    // The allowance is counted and the job queued in one transaction: a refused or failed
+    // request never uses up a free analysis.
+    let job = store::jobs::enqueue_free_analysis(
         &state.db,
         &ip.to_string(),
-        site.as_str(),
-        now,
+        chrono::Utc::now(),
         FREE_ANALYSES_PER_DAY,
-    )
-    .await?
-    {
-        FreeAnalysis::Allowed { .. } => {}
-        FreeAnalysis::LimitReached => {
-            return Err(AppError::TooManyRequests(format!(
-                "You have used your {FREE_ANALYSES_PER_DAY} free analyses for today. Come back tomorrow, or use a credit for a professional report."
-            )));
-        }
-    }
-    let job = store::jobs::enqueue_analysis(
-        &state.db,
         &NewAnalysis {
             url: site.to_string(),
             canonical_url: site.to_string(),
@@ -112,7 +98,12 @@ pub async fn create_analysis(
             requester_ip: Some(ip.to_string()),
         },
     )
-    .await?;
+    .await?
+    .ok_or_else(|| {
+        AppError::TooManyRequests(format!(
+            "You have used your {FREE_ANALYSES_PER_DAY} free analyses for today. Come back tomorrow, or use a credit for a professional report."
+        ))
+    })?;
     state.hub.job_queued().await;
     Ok(Json(AnalyzeResponse {
         success: true,
@@ -369,22 +360,20 @@ pub async fn download_basic_report(
         return Err(AppError::Unprocessable(first.message.clone()));
     }
     let report = load_report(&state, &req.report_id).await?;
-    let lead = email_reports::ActiveModel {
-        email: Set(req.email.trim().to_owned()),
-        first_name: Set(req.first_name.trim().to_owned()),
-        last_name: Set(Some(req.last_name.trim().to_owned())),
-        website_url: Set(report.url.clone()),
-        report_type: Set("basic".to_owned()),
-        analysis_result_id: Set(Uuid::parse_str(&report.id).ok()),
-        sent_at: Set(None),
-        upgrade_token: Set(Some(Uuid::new_v4().simple().to_string())),
-        agree_to_emails: Set(req.agree_to_emails),
-        created_at: Set(chrono::Utc::now()),
-        ..Default::default()
-    };
-    lead.insert(&state.db)
-        .await
-        .map_err(store::StoreError::from)?;
+    store::reports::create_email_report(
+        &state.db,
+        &store::reports::NewEmailReport {
+            email: req.email.trim().to_owned(),
+            first_name: req.first_name.trim().to_owned(),
+            last_name: Some(req.last_name.trim().to_owned()),
+            website_url: report.url.clone(),
+            report_type: "basic".to_owned(),
+            analysis_result_id: Uuid::parse_str(&report.id).ok(),
+            upgrade_token: Some(Uuid::new_v4().simple().to_string()),
+            agree_to_emails: req.agree_to_emails,
+        },
+    )
+    .await?;
     pdf_response(&state, &report)
 }
 

@@ -257,9 +257,9 @@ impl<'a> Writer<'a> {
             self.para(&g.title, 12.0, true, rgb(0.1, 0.1, 0.2), 0.0);
             for f in &g.findings {
                 let (mark, color) = match f.kind {
-                    FindingType::Good => ("✓ Good", rgb(0.09, 0.55, 0.27)),
-                    FindingType::Warning => ("! Warning", rgb(0.72, 0.5, 0.0)),
-                    FindingType::Issue => ("✗ Issue", rgb(0.8, 0.12, 0.12)),
+                    FindingType::Good => ("Good", rgb(0.09, 0.55, 0.27)),
+                    FindingType::Warning => ("Warning", rgb(0.72, 0.5, 0.0)),
+                    FindingType::Issue => ("Issue", rgb(0.8, 0.12, 0.12)),
                 };
                 self.gap(2.0);
                 self.para(&format!("{mark}: {}", f.title), 10.0, true, color, 8.0);
@@ -363,13 +363,25 @@ pub fn render(report: &AnalysisReport, data_dir: &Path) -> Result<Vec<u8>, PdfEr
         band_color(s.overall),
         0.0,
     );
+    let estimated = !report.performance_analysis.estimated.is_empty();
     for (label, v) in [
         ("SEO", s.seo),
         ("Design & UX", s.design),
         ("Technical", s.technical),
         ("Performance", s.performance),
     ] {
-        w.para(&format!("{label}: {v}/100"), 12.0, true, band_color(v), 8.0);
+        let note = if label == "Performance" && estimated {
+            " (partly estimated: see Performance)"
+        } else {
+            ""
+        };
+        w.para(
+            &format!("{label}: {v}/100{note}"),
+            12.0,
+            true,
+            band_color(v),
+            8.0,
+        );
     }
 
     let shots = [
@@ -398,6 +410,15 @@ pub fn render(report: &AnalysisReport, data_dir: &Path) -> Result<Vec<u8>, PdfEr
         0.0,
     );
     w.rule();
+    if estimated {
+        w.para(
+            "Figures marked estimated were not measured in a browser for this report: they are typical values, shown for orientation only.",
+            9.5,
+            false,
+            rgb(0.45, 0.3, 0.0),
+            0.0,
+        );
+    }
     let secs = domain::performance::format_seconds;
     let est = &p.estimated;
     for line in [
