@@ -57,6 +57,9 @@ export default async function globalSetup() {
       SITELENS_WEB_DIR: webDir,
       SITELENS_DATA_DIR: join(tmp, "data"),
       SITELENS_ALLOW_PRIVATE_TARGETS: "true",
+      // Each test presents its own visitor address through X-Forwarded-For (see tests/fixtures.ts),
+      // so the 3-a-day free allowance is counted per test, as it would be for real visitors.
+      SITELENS_TRUSTED_PROXIES: "127.0.0.1",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -7,7 +7,7 @@ test("an unknown site fails, retries 3 times, then offers Try Again", async ({ p
   await shot(page, info, "analysis-error-retrying");
   await expect(page.getByText(/Retrying\.\.\. Attempt 3 of 3/)).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole("button", { name: "Try Again" })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText("Could not complete the analysis. Please try again later.")).toBeVisible();
+  await expect(page.getByText("Could not complete the analysis. Please try again later.", { exact: true })).toBeVisible();
   await shot(page, info, "analysis-error-try-again");
   await page.getByRole("button", { name: "Try Again" }).click();
   await expect(page.getByText(/Starting Analysis|Retrying\.\.\. Attempt 1 of 3/)).toBeVisible();

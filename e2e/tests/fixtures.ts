@@ -1,15 +1,27 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 
 const require = createRequire(import.meta.url);
-const axePath = require.resolve("axe-core/axe.min.js");
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 type Fixtures = { siteUrl: string };
+
+function hash(s: string) {
+  let h = 0;
+  for (const c of s) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h;
+}
 
 /** Tests against the server started by global-setup; `siteUrl` is the local fixture website. */
 export const test = base.extend<Fixtures>({
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
+  },
+  // A distinct visitor address per test: the server trusts X-Forwarded-For from 127.0.0.1 here.
+  extraHTTPHeaders: async ({}, use, info) => {
+    const n = info.workerIndex * 4096 + (hash(info.testId) % 4096);
+    await use({ "X-Forwarded-For": `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
   },
   siteUrl: async ({}, use) => {
     await use(process.env.E2E_SITE_URL ?? "");
@@ -29,7 +41,8 @@ type AxeViolation = { id: string; impact: string | null; help: string; nodes: { 
 
 /** Runs axe-core in the page and returns its serious and critical violations. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axePath });
+  // Evaluated over the DevTools protocol, so the server's Content-Security-Policy stays in force for the app.
+  await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });

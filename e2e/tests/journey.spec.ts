@@ -20,7 +20,7 @@ test.describe("the free-report journey", () => {
     const input = page.getByRole("textbox", { name: "Website address" });
     await page.getByRole("button", { name: "Analyze" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Please enter a URL" })).toBeVisible();
-    await expect(page.getByText("Please enter a valid website URL.")).toBeVisible();
+    await expect(page.getByText("Please enter a valid website URL.", { exact: true })).toBeVisible();
     await input.fill("not a url");
     await expect(page.getByText("Please enter a valid URL")).toBeVisible();
     await shot(page, info, "home-validation");
@@ -73,7 +73,7 @@ test.describe("the free-report journey", () => {
 
     // Copy Report Link: toast, clipboard, label reverts after 3 s.
     await page.getByRole("button", { name: "Copy Report Link" }).click();
-    await expect(page.getByText("Report link has been copied to your clipboard.")).toBeVisible();
+    await expect(page.getByText("Report link has been copied to your clipboard.", { exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Link Copied" })).toBeVisible();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toMatch(/\/results\/[^/]+$/);
@@ -96,9 +96,9 @@ test.describe("the free-report journey", () => {
       await expect(dialog.getByText(msg)).toBeVisible();
     }
     await shot(page, info, "download-dialog-validation");
-    await dialog.getByLabel("First name").fill("Ada");
-    await dialog.getByLabel("Last name").fill("Lovelace");
-    await dialog.getByLabel("Email").fill("ada@example.com");
+    await dialog.getByRole("textbox", { name: "First name" }).fill("Ada");
+    await dialog.getByRole("textbox", { name: "Last name" }).fill("Lovelace");
+    await dialog.getByRole("textbox", { name: "Email" }).fill("ada@example.com");
     await dialog.getByRole("checkbox").check();
     const download = page.waitForEvent("download");
     await dialog.getByRole("button", { name: "Download PDF" }).click();
@@ -106,7 +106,7 @@ test.describe("the free-report journey", () => {
     expect(file.suggestedFilename()).toMatch(/\.pdf$/);
     const path = await file.path();
     expect(readFileSync(path).subarray(0, 5).toString()).toBe("%PDF-");
-    await expect(page.getByText("Download Started!")).toBeVisible();
+    await expect(page.getByText("Download Started!", { exact: true })).toBeVisible();
 
     // The share form of the link opens the same report.
     await page.goto(new URL(copied).pathname);
