@@ -1,12 +1,35 @@
 import { defineConfig } from "vitest/config";
+import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import wasm from "vite-plugin-wasm";
 
+/**
+ * Preloads the domain wasm from index.html. Otherwise the browser only learns of it once the
+ * JavaScript has downloaded and run, and the first render waits for both in a row.
+ */
+function preloadWasm(): Plugin {
+  return {
+    name: "sitelens-preload-wasm",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const wasm = Object.keys(ctx.bundle ?? {}).filter((f) => f.endsWith(".wasm"));
+        return wasm.map((f) => ({
+          tag: "link",
+          attrs: { rel: "preload", href: `/${f}`, as: "fetch", type: "application/wasm", crossorigin: "anonymous" },
+          injectTo: "head" as const,
+        }));
+      },
+    },
+  };
+}
+
 // The domain rules arrive as a wasm-pack "bundler" package; vite-plugin-wasm loads it as an ES
 // module. es2022 gives top-level await, which that package needs, without an extra plugin.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), wasm()],
+  plugins: [react(), tailwindcss(), wasm(), preloadWasm()],
   build: { target: "es2022" },
   server: {
     proxy: { "/api": "http://127.0.0.1:8080" },

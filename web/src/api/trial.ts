@@ -19,8 +19,9 @@ export const trialQueryOptions = () =>
 /** The trial button for this visitor: label, destination and whether eligibility is loading. */
 export function useTrialButton(): TrialButton & { loading: boolean } {
   const { signedIn } = useSession();
-  const q = useQuery(trialQueryOptions());
+  // Eligibility only means something for a signed-in visitor; everyone else is 'new'.
+  const q = useQuery({ ...trialQueryOptions(), enabled: signedIn });
   const eligible = q.data?.eligible;
   const state = !signedIn || eligible === undefined ? trialState(false, false) : trialState(true, !eligible);
-  return { ...trialButton(state), loading: q.isPending };
+  return { ...trialButton(state), loading: signedIn && q.isPending };
 }

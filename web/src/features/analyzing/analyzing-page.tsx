@@ -169,7 +169,7 @@ export function AnalyzingPage() {
         </div>
       ) : state.phase === "retrying" || state.phase === "failed" ? (
         <Card className="border-red-200 dark:border-red-900">
-          <CardContent className="flex flex-col items-center gap-4 py-10 text-center">
+          <CardContent className="flex flex-col items-center gap-4 py-10 text-center sm:py-10">
             <div className="grid size-14 place-content-center rounded-full bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300">
               <AlertCircle className="size-7" aria-hidden="true" />
             </div>
