@@ -12,4 +12,4 @@ export function useSession(): Session {
 }
 
 /** Base address of the accounts service; SPEC.md's hosted provider pages are {host}/sign-in and {host}/sign-up. */
-export const accountsBase: string = (import.meta.env.VITE_ACCOUNTS_URL as string | undefined) ?? "/accounts";
+export const accountsBase: string = (import.meta.env.VITE_ACCOUNTS_URL as string | undefined) || "/accounts";

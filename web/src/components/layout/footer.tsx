@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { Logo } from "./logo";
+import { config } from "../../lib/config";
 
 const columns = [
   {
@@ -47,9 +48,8 @@ function MailIcon() {
   );
 }
 
-const env = import.meta.env as Record<string, string | undefined>;
 // Social profiles are configuration (ARCHITECTURE.md §5): a link shows only when its address is set.
-const socials = [{ label: "Sitelens on GitHub", href: env.VITE_SOCIAL_GITHUB, Icon: GithubIcon }].filter(
+const socials = [{ label: "Sitelens on GitHub", href: config.githubUrl, Icon: GithubIcon }].filter(
   (s): s is { label: string; href: string; Icon: typeof GithubIcon } => !!s.href,
 );
 

@@ -13,6 +13,7 @@ import { PageMeta } from "../../components/seo/page-meta";
 import { copyText } from "../../lib/clipboard";
 import { toast } from "../../lib/toast";
 import { useSession } from "../../lib/session";
+import { config } from "../../lib/config";
 import { requestAnalysis, AnalyzeError } from "../../api/analyze";
 import { isNotFound, useResult } from "./api/get-result";
 import { ScoreBadge, ScoreRing } from "./score-visuals";
@@ -163,6 +164,11 @@ function WordpressTip() {
         <p className="mt-1">
           Performance is below 70 and your site runs on WordPress. A lightweight, well-coded theme with built-in caching is often the quickest win: fewer scripts, smaller pages and better Core Web Vitals.
         </p>
+        {config.wordpressThemeUrl && (
+          <a href={config.wordpressThemeUrl} target="_blank" rel="sponsored noopener" className="mt-2 inline-block font-semibold underline underline-offset-4">
+            See the theme we recommend
+          </a>
+        )}
       </div>
     </Alert>
   );
@@ -289,6 +295,19 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
             <TabsContent value="action-plan" className="space-y-6">
               <h2 className="text-xl font-semibold">Action Plan</h2>
               <ActionPlan items={report.actionItems} />
+              {config.bookingUrl && (
+                <Card>
+                  <CardHeader>
+                    <CardTitle>Want help with this plan?</CardTitle>
+                    <CardDescription>Book a free 30-minute call and we will walk through the fixes with you.</CardDescription>
+                  </CardHeader>
+                  <CardContent>
+                    <Button asChild variant="outline">
+                      <a href={config.bookingUrl} target="_blank" rel="noopener">Book a call</a>
+                    </Button>
+                  </CardContent>
+                </Card>
+              )}
             </TabsContent>
           </Tabs>
           {paid && premium && <PremiumSuite data={premium} />}
