@@ -16,6 +16,8 @@ mod m20261122_000005_affiliates;
 mod m20261122_000006_mail_and_contact;
 mod m20261122_000007_link_graph;
 mod m20261122_000008_counters;
+mod m20261122_000009_one_time_tokens;
+mod m20261122_000010_webhook_events;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -33,6 +35,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000006_mail_and_contact::Migration),
             Box::new(m20261122_000007_link_graph::Migration),
             Box::new(m20261122_000008_counters::Migration),
+            Box::new(m20261122_000009_one_time_tokens::Migration),
+            Box::new(m20261122_000010_webhook_events::Migration),
         ]
     }
 }

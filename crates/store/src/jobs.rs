@@ -455,3 +455,20 @@ pub async fn jobs_for_user(
         .all(db)
         .await?)
 }
+
+/// The newest `limit` jobs, optionally only those in one status, newest first (admin view).
+pub async fn recent_jobs(
+    db: &DatabaseConnection,
+    status: Option<JobStatus>,
+    limit: u64,
+) -> StoreResult<Vec<analysis_jobs::Model>> {
+    let mut query = analysis_jobs::Entity::find();
+    if let Some(status) = status {
+        query = query.filter(analysis_jobs::Column::Status.eq(status.as_str()));
+    }
+    Ok(query
+        .order_by_desc(analysis_jobs::Column::CreatedAt)
+        .limit(limit)
+        .all(db)
+        .await?)
+}

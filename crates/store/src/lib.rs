@@ -37,6 +37,7 @@ pub mod results;
 pub mod sessions;
 mod sql;
 pub mod stats;
+pub mod tokens;
 pub mod users;
 pub mod websites;
 

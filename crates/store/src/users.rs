@@ -2,7 +2,7 @@
 
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait,
-    IntoActiveModel, QueryFilter,
+    IntoActiveModel, QueryFilter, QueryOrder, QuerySelect,
 };
 
 use crate::entity::users;
@@ -154,4 +154,18 @@ pub async fn delete_user(db: &DatabaseConnection, id: i64) -> StoreResult<()> {
     } else {
         Err(StoreError::NotFound)
     }
+}
+
+/// Users for the admin, newest first, `limit` from `offset`.
+pub async fn list_users(
+    db: &DatabaseConnection,
+    offset: u64,
+    limit: u64,
+) -> StoreResult<Vec<users::Model>> {
+    Ok(users::Entity::find()
+        .order_by_desc(users::Column::Id)
+        .offset(offset)
+        .limit(limit)
+        .all(db)
+        .await?)
 }

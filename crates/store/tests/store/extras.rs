@@ -334,3 +334,113 @@ both!(
         );
     }
 );
+
+both!(one_time_tokens_work_once_and_expire, |db, engine| {
+    use store::tokens::{consume_token, create_token};
+    let id = user(&db, "reset@example.com").await;
+    let now = store::now();
+    create_token(
+        &db,
+        "hash-1",
+        "password_reset",
+        id,
+        now + chrono::Duration::hours(1),
+    )
+    .await
+    .expect("create");
+    create_token(
+        &db,
+        "hash-2",
+        "password_reset",
+        id,
+        now - chrono::Duration::seconds(1),
+    )
+    .await
+    .expect("create expired");
+    assert_eq!(
+        consume_token(&db, "hash-1", "verify_email", now)
+            .await
+            .expect("wrong purpose"),
+        None
+    );
+    assert_eq!(
+        consume_token(&db, "hash-2", "password_reset", now)
+            .await
+            .expect("expired"),
+        None
+    );
+
+    let mut handles = Vec::new();
+    for _ in 0..8 {
+        let db = db.clone();
+        handles.push(tokio::spawn(async move {
+            consume_token(&db, "hash-1", "password_reset", now)
+                .await
+                .expect("consume")
+        }));
+    }
+    let mut users = Vec::new();
+    for handle in handles {
+        users.extend(handle.await.expect("join"));
+    }
+    assert_eq!(
+        users,
+        vec![id],
+        "a token clicked eight times at once works once"
+    );
+});
+
+both!(webhook_events_are_handled_once, |db, engine| {
+    use store::tokens::{forget_webhook_event, record_webhook_event};
+    assert!(
+        record_webhook_event(&db, "evt_1", "invoice.paid")
+            .await
+            .expect("first")
+    );
+    assert!(
+        !record_webhook_event(&db, "evt_1", "invoice.paid")
+            .await
+            .expect("again")
+    );
+    forget_webhook_event(&db, "evt_1").await.expect("forget");
+    assert!(
+        record_webhook_event(&db, "evt_1", "invoice.paid")
+            .await
+            .expect("retry")
+    );
+    assert!(matches!(
+        forget_webhook_event(&db, "evt_2").await,
+        Err(StoreError::NotFound)
+    ));
+});
+
+both!(admin_lists_users_and_jobs, |db, engine| {
+    use store::jobs::{JobStatus, claim_next_job, enqueue_analysis, recent_jobs};
+    for n in 0..3 {
+        user(&db, &format!("list{n}@example.com")).await;
+    }
+    let page = store::users::list_users(&db, 1, 10).await.expect("list");
+    assert_eq!(
+        page.iter().map(|u| u.email.as_str()).collect::<Vec<_>>(),
+        vec!["list1@example.com", "list0@example.com"]
+    );
+    for n in 0..3 {
+        enqueue_analysis(&db, &site(50 + n, None))
+            .await
+            .expect("enqueue");
+    }
+    claim_next_job(&db, "w").await.expect("claim").expect("job");
+    assert_eq!(recent_jobs(&db, None, 10).await.expect("all").len(), 3);
+    assert_eq!(
+        recent_jobs(&db, Some(JobStatus::Queued), 10)
+            .await
+            .expect("queued")
+            .len(),
+        2
+    );
+    let running = recent_jobs(&db, Some(JobStatus::Running), 10)
+        .await
+        .expect("running");
+    assert_eq!(running.len(), 1);
+    assert_eq!(running[0].url, "p50.example");
+});

@@ -7,7 +7,7 @@ use store::users::{NewUser, create_user};
 
 use crate::support::{Engine, both, each_engine_url};
 
-const TABLES: [&str; 23] = [
+const TABLES: [&str; 25] = [
     "users",
     "sessions",
     "team_members",
@@ -30,6 +30,8 @@ const TABLES: [&str; 23] = [
     "crawled_pages",
     "page_links",
     "counters",
+    "one_time_tokens",
+    "webhook_events",
     "seaql_migrations",
 ];
 
