@@ -31,9 +31,9 @@ export const test = base.extend<Fixtures>({
 export { expect };
 
 /** Saves a full-page screenshot of the current screen as a test artifact. */
-export async function shot(page: Page, info: TestInfo, name: string) {
+export async function shot(page: Page, info: TestInfo, name: string, fullPage = true) {
   const path = info.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   await info.attach(name, { path, contentType: "image/png" });
 }
 

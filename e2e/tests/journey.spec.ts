@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { test, expect, shot } from "./fixtures";
+import { test, expect, shot, analyze } from "./fixtures";
 
 test.describe("the free-report journey", () => {
   test("home validates the address, analyses the fixture site and shows every part of the report", async ({ page, context, siteUrl }, info) => {
@@ -95,7 +95,7 @@ test.describe("the free-report journey", () => {
     for (const msg of ["Please enter a valid email address", "First name is required", "Last name is required", "You must agree to receive emails to download your report"]) {
       await expect(dialog.getByText(msg)).toBeVisible();
     }
-    await shot(page, info, "download-dialog-validation");
+    await shot(page, info, "download-dialog-validation", false);
     await dialog.getByRole("textbox", { name: "First name" }).fill("Ada");
     await dialog.getByRole("textbox", { name: "Last name" }).fill("Lovelace");
     await dialog.getByRole("textbox", { name: "Email" }).fill("ada@example.com");
@@ -112,5 +112,28 @@ test.describe("the free-report journey", () => {
     await page.goto(new URL(copied).pathname);
     await expect(page.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible();
     await shot(page, info, "results-share-link");
+  });
+
+  test("a paid report shows the full meta tag analysis, the PDF link and no upsell", async ({ page, context, siteUrl }, info) => {
+    await analyze(page, siteUrl);
+    const url = new URL(page.url());
+    url.searchParams.set("paid", "true");
+    url.searchParams.set("type", "standard");
+    await page.goto(url.pathname + url.search);
+    await expect(page.getByText("Purchase Complete!", { exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Meta tag insights" })).toBeVisible();
+    await expect(page.getByText("Upgrade to Pro to view")).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Upgrade to In-Depth Analysis" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Advanced Analysis" })).toHaveCount(0);
+    await shot(page, info, "results-paid");
+    const request = context.waitForEvent("request", (r) => r.url().includes("/api/download-report/"));
+    await page.getByRole("button", { name: "Download PDF Report" }).click();
+    expect(new URL((await request).url()).pathname).toBe(`/api/download-report/${url.searchParams.get("id")}`);
+    await expect(page.getByText("There was a problem downloading your report. Please try again.", { exact: true })).toHaveCount(0);
+
+    // type=basic keeps the basic view even with paid=true.
+    url.searchParams.set("type", "basic");
+    await page.goto(url.pathname + url.search);
+    await expect(page.getByRole("heading", { name: "Upgrade to In-Depth Analysis" })).toBeVisible();
   });
 });

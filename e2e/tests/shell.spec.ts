@@ -12,7 +12,7 @@ test.describe("at 375 px", () => {
     await expect(menu).toBeVisible();
     const box = await menu.boundingBox();
     expect(box && box.x + box.width).toBeGreaterThan(370);
-    await shot(page, info, "mobile-menu");
+    await shot(page, info, "mobile-menu", false);
     await menu.getByRole("link", { name: "Features" }).click();
     await expect(page).toHaveURL(/\/features$/);
     await expect(menu).toBeHidden();

@@ -224,8 +224,10 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
       <div className="mt-6 flex flex-wrap gap-2">
         {paid ? (
           <Button onClick={() => {
-            const w = window.open(`/api/download-report/${encodeURIComponent(report.id)}`, "_blank", "noopener");
-            if (w === null) toast({ title: "Download Error", description: "There was a problem downloading your report. Please try again.", variant: "destructive" });
+            // Not "noopener": that makes window.open return null, and null is how a blocked tab shows.
+            const w = window.open(`/api/download-report/${encodeURIComponent(report.id)}`, "_blank");
+            if (w) w.opener = null;
+            else toast({ title: "Download Error", description: "There was a problem downloading your report. Please try again.", variant: "destructive" });
           }}>
             <Download aria-hidden="true" /> Download PDF Report
           </Button>
