@@ -44,7 +44,12 @@ pub struct PageSummary {
 impl PageSummary {
     /// Summarise a parsed page.
     pub fn from_doc(url: &url::Url, doc: &PageDoc) -> Self {
-        let host = url.host_str().unwrap_or("").trim_start_matches("www.");
+        // The site's name from its host ("www.acme-furniture.com" gives "Acme-furniture");
+        // an IP address names nothing.
+        let host = match url.host() {
+            Some(url::Host::Domain(d)) => d.trim_start_matches("www."),
+            _ => "",
+        };
         let derived = host.split('.').next().unwrap_or(host);
         let mut name_chars = derived.chars();
         let derived_name = match name_chars.next() {
@@ -165,14 +170,13 @@ pub fn suggest_title(page: &PageSummary) -> String {
         topic
     };
     if t.chars().count() < lo {
-        let extra: Vec<String> = keywords
+        // Widen a short title with the page's most frequent topic word it lacks.
+        if let Some(extra) = keywords
             .iter()
             .map(|(w, _)| title_case(w))
-            .filter(|w| !t.to_lowercase().contains(&w.to_lowercase()))
-            .collect();
-        if !extra.is_empty() {
-            let candidate = format!("{t} – {}", extra.join(", "));
-            t = cut_words(&candidate, hi);
+            .find(|w| !t.to_lowercase().contains(&w.to_lowercase()))
+        {
+            t = cut_words(&format!("{t} – {extra}"), hi);
         }
     }
     t

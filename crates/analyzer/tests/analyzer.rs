@@ -8,4 +8,5 @@ mod support {
 mod browser;
 mod checks;
 mod site;
+mod snapshots;
 mod ssrf;
