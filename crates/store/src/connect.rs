@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use migration::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr};
 
 use crate::error::{StoreError, StoreResult};
 
@@ -24,7 +24,7 @@ const POSTGRES_CONNECTIONS: u32 = 16;
 /// `postgres://user@host:port/database`.
 pub async fn connect(url: &str) -> StoreResult<DatabaseConnection> {
     let db = open(url, None).await?;
-    Migrator::up(&db, None).await?;
+    migrate(url, &db).await?;
     Ok(db)
 }
 
@@ -35,8 +35,32 @@ pub async fn connect_with_pool_size(
     max_connections: u32,
 ) -> StoreResult<DatabaseConnection> {
     let db = open(url, Some(max_connections)).await?;
-    Migrator::up(&db, None).await?;
+    migrate(url, &db).await?;
     Ok(db)
+}
+
+/// Key of the PostgreSQL advisory lock held while migrating ("sitelens" in ASCII).
+const MIGRATION_LOCK: i64 = 0x7369_7465_6c65_6e73;
+
+/// Brings the schema up to date. On PostgreSQL, several processes starting at once (web and
+/// worker nodes) take turns through an advisory lock held on a connection of its own, so no
+/// two of them apply the same migration.
+async fn migrate(url: &str, db: &DatabaseConnection) -> StoreResult<()> {
+    if db.get_database_backend() != DbBackend::Postgres {
+        Migrator::up(db, None).await?;
+        return Ok(());
+    }
+    let lock = open(url, Some(1)).await?;
+    lock.execute_unprepared(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))
+        .await?;
+    let outcome = Migrator::up(db, None).await;
+    let released = lock
+        .execute_unprepared(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"))
+        .await;
+    lock.close().await?;
+    outcome?;
+    released?;
+    Ok(())
 }
 
 /// Opens a pool without running migrations (for tools and migration tests).

@@ -316,3 +316,42 @@ both!(
         ));
     }
 );
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn processes_starting_together_migrate_once() {
+    each_engine_url(|url, engine| async move {
+        // On SQLite the file must exist before several connects race to create it; a
+        // single-binary deployment never starts twice at once, PostgreSQL deployments do.
+        if engine == Engine::Sqlite {
+            store::connect(&url)
+                .await
+                .expect("first")
+                .close()
+                .await
+                .expect("close");
+        }
+        let mut handles = Vec::new();
+        for _ in 0..4 {
+            let url = url.clone();
+            handles.push(tokio::spawn(async move { store::connect(&url).await }));
+        }
+        for handle in handles {
+            let db = handle.await.expect("join").expect("every node connects");
+            assert!(
+                Migrator::get_pending_migrations(&db)
+                    .await
+                    .expect("pending")
+                    .is_empty()
+            );
+            assert_eq!(
+                Migrator::get_applied_migrations(&db)
+                    .await
+                    .expect("applied")
+                    .len(),
+                Migrator::migrations().len()
+            );
+            db.close().await.expect("close");
+        }
+    })
+    .await;
+}
