@@ -186,7 +186,7 @@ const MAX_LINK_CHECKS: usize = 100;
 
 /// Fetch and parse one page (parsing is synchronous: `scraper::Html` is not `Send`).
 pub async fn fetch_page(fetcher: &Fetcher, url: &Url, depth: Option<u32>) -> CrawledPage {
-    match fetcher.get(url).await {
+    match fetcher.get_page(url).await {
         Ok(f) => {
             let doc = f.is_html().then(|| page::parse(&f.text(), &f.final_url));
             CrawledPage {

@@ -145,6 +145,9 @@ pub struct Fetcher {
 
 static CRYPTO: Once = Once::new();
 
+/// Body limit marker for [`Fetcher::get_page`]: full body for HTML, none for other types.
+const PAGE_ONLY: usize = usize::MAX - 1;
+
 /// Install ring as the process-wide rustls provider, once (see TOOLCHAIN.md: two providers
 /// make rustls panic). An already installed provider is kept.
 fn install_crypto_provider() {
@@ -204,6 +207,12 @@ impl Fetcher {
         self.request(url, reqwest::Method::GET, limit).await
     }
 
+    /// GET a page for the crawl: the body of a response that declares a type other than HTML
+    /// (a PDF, an image) is not downloaded; its status and headers are enough.
+    pub async fn get_page(&self, url: &Url) -> Result<Fetched, FetchError> {
+        self.request(url, reqwest::Method::GET, PAGE_ONLY).await
+    }
+
     /// HEAD `url`, following redirects.
     pub async fn head(&self, url: &Url) -> Result<Fetched, FetchError> {
         self.request(url, reqwest::Method::HEAD, 0).await
@@ -261,6 +270,21 @@ impl Fetcher {
             }
             let ttfb = begun.elapsed();
             let headers = response.headers().clone();
+            let declared = headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| {
+                    v.split(';')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_ascii_lowercase()
+                });
+            let limit = match (limit, declared.as_deref()) {
+                (PAGE_ONLY, Some(m)) if m != "text/html" && m != "application/xhtml+xml" => 0,
+                (PAGE_ONLY, _) => usize::MAX,
+                (l, _) => l,
+            };
             let cap = self.config.max_body_bytes.min(limit);
             let (raw, transfer_bytes, cut) = read_capped(response, cap)
                 .await

@@ -560,3 +560,73 @@ async fn a_silent_server_times_out_with_a_clear_message() {
     );
     assert!(err.to_string().contains("did not answer within"), "{err}");
 }
+
+#[tokio::test]
+async fn sitemap_indexes_x_robots_tag_and_hreflang_return_links() {
+    let server = TestServer::start(|base| {
+        let alt = |lang: &str, path: &str| format!("<link rel=\"alternate\" hreflang=\"{lang}\" href=\"{base}{path}\">");
+        let with_head = |reply: Reply, head: String| Reply {
+            body: String::from_utf8_lossy(&reply.body).replace("<head>", &format!("<head>{head}")).into_bytes(),
+            ..reply
+        };
+        let links: &[(&str, &str)] = &[("/en", "English version"), ("/de", "Deutsche Version"), ("/", "Home")];
+        let en = with_head(
+            page("Handmade oak furniture from the Acme workshop", "Oak furniture", LONG_TEXT, links),
+            alt("en", "/en") + &alt("de", "/de") + &alt("x-default", "/en"),
+        );
+        // The German page names only itself: no return link to /en.
+        let de = with_head(
+            page("Handgefertigte Eichenmöbel aus der Acme-Werkstatt", "Eichenmöbel", LONG_TEXT, links),
+            alt("de", "/de"),
+        )
+        .header("X-Robots-Tag", "noindex");
+        let index = format!(
+            r#"<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{base}/sitemap-pages.xml</loc></sitemap></sitemapindex>"#
+        );
+        let pages = format!(
+            r#"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{base}/</loc></url><url><loc>{base}/en</loc></url><url><loc>{base}/de</loc></url></urlset>"#
+        );
+        Site::new()
+            .route("/", page("Acme Furniture: handmade oak tables and chairs", "Acme", LONG_TEXT, links))
+            .route("/en", en)
+            .route("/de", de)
+            .route("/robots.txt", Reply::text("text/plain", "User-agent: *\nDisallow:\n"))
+            .route("/sitemap.xml", Reply::text("application/xml", index))
+            .route("/sitemap-pages.xml", Reply::text("application/xml", pages))
+    })
+    .await;
+    let report = analyze(&server.url("/"), AnalyzeOptions::for_pages(10)).await;
+    let all = findings(&report);
+    let f = finding(&all, "seo.sitemap");
+    assert_eq!(f.kind, FindingType::Good, "{}", f.description);
+    assert!(
+        f.description
+            .contains("3 URLs in 2 sitemap document(s) (with a sitemap index)"),
+        "{}",
+        f.description
+    );
+    assert_eq!(
+        finding(&all, "seo.sitemap.robots").kind,
+        FindingType::Warning
+    );
+    let f = finding(&all, "seo.sitemap.entries");
+    assert!(
+        f.kind == FindingType::Issue && f.description.contains("/de (noindex)"),
+        "{}",
+        f.description
+    );
+    let f = finding(&all, "seo.indexable");
+    assert!(
+        f.kind == FindingType::Issue && f.description.contains("X-Robots-Tag: noindex"),
+        "{}",
+        f.description
+    );
+    let f = finding(&all, "seo.hreflang.return-links");
+    assert_eq!(f.kind, FindingType::Issue, "{}", f.description);
+    assert!(
+        f.description.contains("/en → /de has no link back"),
+        "{}",
+        f.description
+    );
+    assert_eq!(finding(&all, "seo.hreflang").kind, FindingType::Good);
+}

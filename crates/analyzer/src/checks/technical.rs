@@ -656,3 +656,119 @@ fn slug(name: &str) -> String {
         .trim_matches('-')
         .to_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+
+    use domain::report::FindingType;
+    use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+    use url::Url;
+
+    use super::*;
+    use crate::checks::PageCtx;
+    use crate::crawl::{CrawledPage, RobotsInfo};
+    use crate::fetch::Fetched;
+
+    /// A one-page crawl of an HTTPS page, built by hand: the fixture server speaks plain HTTP,
+    /// so the HTTPS-only branches are checked here.
+    fn https_site(
+        html: &str,
+        headers: &[(&str, &str)],
+        http: Result<(String, usize), String>,
+    ) -> SiteData {
+        let url = Url::parse("https://shop.example/").expect("url");
+        let mut map = HeaderMap::new();
+        for (k, v) in headers {
+            if let (Ok(k), Ok(v)) = (
+                HeaderName::from_bytes(k.as_bytes()),
+                HeaderValue::from_str(v),
+            ) {
+                map.insert(k, v);
+            }
+        }
+        let fetched = Fetched {
+            requested: url.clone(),
+            final_url: url.clone(),
+            status: 200,
+            headers: map,
+            body: html.as_bytes().to_vec(),
+            transfer_bytes: html.len() as u64,
+            truncated: false,
+            hops: Vec::new(),
+            ttfb: Duration::from_millis(5),
+            elapsed: Duration::from_millis(6),
+        };
+        let doc = crate::page::parse(html, &url);
+        SiteData {
+            start: url.clone(),
+            pages: vec![CrawledPage {
+                url,
+                depth: Some(0),
+                fetched: Ok(fetched),
+                doc: Some(doc),
+            }],
+            robots: RobotsInfo::default(),
+            sitemaps: Vec::new(),
+            sitemap_urls: Vec::new(),
+            internal_links: BTreeMap::new(),
+            external_links: BTreeMap::new(),
+            blocked_by_robots: Vec::new(),
+            assets: Vec::new(),
+            http_version: Some(http),
+            llms_txt: None,
+            favicon_ico: None,
+            elapsed: Duration::from_millis(10),
+        }
+    }
+
+    fn verdicts(site: &SiteData) -> BTreeMap<String, FindingType> {
+        let page = site.start_page();
+        let doc = page.doc.as_ref().expect("doc");
+        let mut out = Vec::new();
+        run_page(&PageCtx { page, doc, site }, &mut out);
+        run_site(site, &[], &mut out);
+        out.into_iter()
+            .map(|t| (t.finding.id, t.finding.kind))
+            .collect()
+    }
+
+    #[test]
+    fn https_pages_pass_with_hsts_and_no_mixed_content() {
+        let site = https_site(
+            "<!DOCTYPE html><html><head><script src=\"https://cdn.example/a.js\" defer></script></head><body><img src=\"/x.png\" alt=\"x\"></body></html>",
+            &[(
+                "strict-transport-security",
+                "max-age=63072000; includeSubDomains",
+            )],
+            Ok(("https://shop.example/".to_owned(), 1)),
+        );
+        let v = verdicts(&site);
+        assert_eq!(v["tech.https"], FindingType::Good);
+        assert_eq!(v["tech.hsts"], FindingType::Good);
+        assert_eq!(v["tech.mixed-content"], FindingType::Good);
+        assert_eq!(v["tech.http-redirect"], FindingType::Good);
+    }
+
+    #[test]
+    fn mixed_content_short_hsts_and_no_https_redirect_fail() {
+        let site = https_site(
+            "<!DOCTYPE html><html><head></head><body><img src=\"http://cdn.example/x.png\" alt=\"x\"><form action=\"http://shop.example/login\"></form></body></html>",
+            &[("strict-transport-security", "max-age=600")],
+            Ok(("http://shop.example/".to_owned(), 0)),
+        );
+        let v = verdicts(&site);
+        assert_eq!(v["tech.mixed-content"], FindingType::Issue);
+        assert_eq!(v["tech.hsts"], FindingType::Warning);
+        assert_eq!(v["tech.http-redirect"], FindingType::Issue);
+        let site = https_site(
+            "<!DOCTYPE html><html></html>",
+            &[],
+            Err("refused".to_owned()),
+        );
+        let v = verdicts(&site);
+        assert_eq!(v["tech.hsts"], FindingType::Warning);
+        assert_eq!(v["tech.http-redirect"], FindingType::Warning);
+    }
+}
