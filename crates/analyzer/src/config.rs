@@ -115,3 +115,24 @@ pub fn parse_bool(v: &str) -> bool {
         "1" | "true" | "yes" | "on"
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn booleans_read_as_env_files_write_them() {
+        for yes in ["true", "TRUE", " 1 ", "yes", "on"] {
+            assert!(parse_bool(yes), "{yes}");
+        }
+        for no in ["false", "0", "", "no", "off", "maybe"] {
+            assert!(!parse_bool(no), "{no}");
+        }
+        assert!(!AnalyzerConfig::default().allow_private_targets);
+        assert!(
+            AnalyzerConfig::allowing_private_targets()
+                .policy()
+                .allow_private
+        );
+    }
+}

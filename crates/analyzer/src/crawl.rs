@@ -58,10 +58,12 @@ pub struct RobotsInfo {
 }
 
 impl RobotsInfo {
-    /// Whether Sitelens may fetch `url` (4xx or missing robots.txt allows everything; RFC 9309
-    /// §2.3.1.3: a 5xx means assume full disallow, but for a one-off audit we still read the
-    /// start page the user asked for).
+    /// Whether robots.txt lets Sitelens fetch `url` (a 4xx or missing robots.txt allows
+    /// everything, RFC 9309 §2.3.1.3; a 5xx stops the crawl at the start page, see [`crawl`]).
     pub fn allows(&self, token: &str, url: &Url) -> bool {
+        if self.status.is_some_and(|s| s >= 500) {
+            return false;
+        }
         match &self.robots {
             Some(r) => r.is_allowed(token, &path_and_query(url)),
             None => true,
@@ -251,6 +253,13 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
         .collect();
 
     let concurrency = fetcher.config().per_host_concurrency.max(1);
+    // RFC 9309 §2.3.1.4: a robots.txt that fails with a server error means "disallow all"; the
+    // start page the user asked for is still analysed, nothing more is crawled.
+    let max_pages = if robots.status.is_some_and(|s| s >= 500) {
+        1
+    } else {
+        max_pages
+    };
     while pages.len() < max_pages {
         let room = max_pages - pages.len();
         // Take the next level (or what fits), then the sitemap seeds when links run out.

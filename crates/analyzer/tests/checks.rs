@@ -536,14 +536,18 @@ async fn robots_txt_blocking_the_page_fails_is_crawlable_and_errors_fail_robots_
             .route(
                 "/",
                 Reply::html(
-                    "<!DOCTYPE html><html><head><title>Home</title></head><body>hi</body></html>",
+                    "<!DOCTYPE html><html><head><title>Home</title></head><body><a href=\"/next\">Next page</a></body></html>",
                 ),
             )
             .route("/robots.txt", Reply::text("text/plain", "oops").status(503))
+            .route("/next", Reply::html("<!DOCTYPE html><title>Next</title>"))
     })
     .await;
-    let report = analyze(&server.url("/"), AnalyzeOptions::basic()).await;
+    let report = analyze(&server.url("/"), AnalyzeOptions::for_pages(10)).await;
     assert_eq!(kind_of(&report, "seo.robots-txt"), Issue);
+    // A failing robots.txt means "disallow all": only the start page is read.
+    assert_eq!(report.pages_analyzed, 1);
+    assert_eq!(server.gets("/next"), 0);
 }
 
 #[tokio::test]
