@@ -99,6 +99,8 @@ pub struct PageDoc {
     pub twitter: BTreeMap<String, String>,
     /// Raw text of every `application/ld+json` script.
     pub json_ld: Vec<String>,
+    /// schema.org types declared as microdata (`itemtype`) or RDFa (`typeof`).
+    pub microdata_types: Vec<String>,
     /// Images.
     pub images: Vec<Image>,
     /// Links.
@@ -289,6 +291,20 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
         });
     }
 
+    for el in doc.select(&sel("[itemtype], [typeof]")) {
+        let v = el.value();
+        let raw = v
+            .attr("itemtype")
+            .or_else(|| v.attr("typeof"))
+            .unwrap_or("");
+        for t in raw.split_whitespace() {
+            let name = t.rsplit(['/', ':']).next().unwrap_or(t).to_owned();
+            if !name.is_empty() && !page.microdata_types.contains(&name) {
+                page.microdata_types.push(name);
+            }
+        }
+    }
+
     for img in doc.select(&sel("img")) {
         let v = img.value();
         let src_raw = v.attr("src").unwrap_or("").trim();
@@ -436,5 +452,10 @@ mod tests {
         assert!(p.scripts[0].in_head && !p.scripts[0].non_blocking);
         assert!(!p.text.contains("hidden"));
         assert_eq!(p.word_count, 6);
+        let m = parse(
+            r#"<div itemscope itemtype="https://schema.org/Product"><span itemprop="offers" itemscope itemtype="http://schema.org/Offer"></span></div><p vocab="https://schema.org/" typeof="Person"></p>"#,
+            &base,
+        );
+        assert_eq!(m.microdata_types, vec!["Product", "Offer", "Person"]);
     }
 }

@@ -849,6 +849,23 @@ fn json_ld_items(v: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
 }
 
 fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
+    if ctx.doc.json_ld.is_empty() && !ctx.doc.microdata_types.is_empty() {
+        push(
+            out,
+            Section::Seo,
+            SOCIAL,
+            good(
+                "seo.structured-data",
+                Some("structured-data"),
+                "Structured data found (microdata)",
+                format!(
+                    "Microdata or RDFa types: {}. JSON-LD is easier to maintain and validate.",
+                    ctx.doc.microdata_types.join(", ")
+                ),
+            ),
+        );
+        return;
+    }
     if ctx.doc.json_ld.is_empty() {
         push(
             out,
