@@ -8,12 +8,15 @@ export PATH := justfile_directory() + "/web/node_modules/.bin:" + env_var_or_def
 default:
     @just --list
 
-# Install the web app's npm packages when they are missing or the lock file changed.
+# Install the npm packages of the web app and the e2e suite when missing or the lock file changed.
 web-deps:
     #!/usr/bin/env bash
     set -euo pipefail
-    cd web
-    if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+    for dir in web e2e; do
+      if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+        (cd "$dir" && npm ci --no-audit --no-fund)
+      fi
+    done
 
 # Build the WebAssembly package of the domain rules into wasm-pkg/.
 wasm: web-deps
@@ -45,10 +48,15 @@ lint: wasm
     cargo clippy -p domain-wasm --target wasm32-unknown-unknown --locked -- -D warnings
     cd web && npx tsc -b && npx eslint --max-warnings 0 .
 
-# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests.
-test: lint
+# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, e2e.
+test: lint && e2e
     cargo test --workspace --locked
     cd web && npx vitest run
+
+# End-to-end tests: the built web app and the real server in Debian's Chromium (screenshots in e2e/test-results).
+e2e: web
+    cargo build -p server --locked
+    cd e2e && npx playwright test
 
 # Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL).
 bench: wasm
