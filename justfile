@@ -62,6 +62,7 @@ e2e: web
 bench: wasm
     cargo bench -p domain --bench domain -- --noplot
     @just wasm-size
+    cargo bench -p store --bench store -- --noplot
     cargo bench -p server --bench load
 
 # Print the wasm package size, raw and gzipped (goal: at most 150 KB gzipped).
