@@ -1,5 +1,7 @@
 import { defineConfig } from "vitest/config";
-import type { Plugin } from "vite";
+import { createServer, type Plugin } from "vite";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import wasm from "vite-plugin-wasm";
@@ -26,11 +28,36 @@ function preloadWasm(): Plugin {
   };
 }
 
+/**
+ * Writes dist/home.html: index.html with the home hero pre-rendered into #root. Served for / and
+ * /home, the largest text of the page paints with the HTML instead of after the JavaScript.
+ */
+function prerenderHome(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "sitelens-prerender-home",
+    apply: "build",
+    configResolved(c) {
+      outDir = c.build.outDir;
+    },
+    async closeBundle() {
+      const server = await createServer({ configFile: false, plugins: [react()], server: { middlewareMode: true }, appType: "custom", logLevel: "silent" });
+      try {
+        const mod = (await server.ssrLoadModule("/src/prerender.tsx")) as { render: () => string };
+        const index = readFileSync(join(outDir, "index.html"), "utf8");
+        writeFileSync(join(outDir, "home.html"), index.replace('<div id="root"></div>', `<div id="root">${mod.render()}</div>`));
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}
+
 // The domain rules arrive as a wasm-pack "bundler" package; vite-plugin-wasm loads it as an ES
 // module. es2022 gives top-level await, which that package needs, without an extra plugin.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), wasm(), preloadWasm()],
-  build: { target: "es2022" },
+  plugins: [react(), tailwindcss(), wasm(), preloadWasm(), prerenderHome()],
+  build: { target: "es2022", manifest: true },
   server: {
     proxy: { "/api": "http://127.0.0.1:8080" },
   },

@@ -1,9 +1,7 @@
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { Search } from "lucide-react";
-import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
-import { Spinner } from "../../components/ui/spinner";
+import { AnalyzeFormView } from "./analyze-form-view";
+import { earlyInput } from "./early-input";
 import { requestAnalysis, AnalyzeError } from "../../api/analyze";
 import { checkAddress, productConstants } from "../../lib/domain";
 import { toast } from "../../lib/toast";
@@ -15,7 +13,7 @@ import { toast } from "../../lib/toast";
 export function AnalyzeForm() {
   const navigate = useNavigate();
   const id = useId();
-  const [value, setValue] = useState("");
+  const [value, setValue] = useState(() => earlyInput.value);
   const [error, setError] = useState<string>();
   const [submitted, setSubmitted] = useState(false);
   const [pending, setPending] = useState(false);
@@ -25,8 +23,8 @@ export function AnalyzeForm() {
     if (submitted) setError(checkAddress(v).error);
   };
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
+  const onSubmit = async (e?: FormEvent) => {
+    e?.preventDefault();
     setSubmitted(true);
     const check = checkAddress(value);
     setError(check.error);
@@ -49,43 +47,14 @@ export function AnalyzeForm() {
     }
   };
 
-  return (
-    <form id="analyze" onSubmit={onSubmit} noValidate className="mx-auto w-full max-w-2xl scroll-mt-24">
-      <label htmlFor={`${id}-url`} className="sr-only">
-        Website address
-      </label>
-      <div className="flex flex-col gap-3 rounded-2xl bg-white/10 p-2 ring-1 ring-white/25 backdrop-blur sm:flex-row">
-        <div className="relative flex-1">
-          <Search className="pointer-events-none absolute top-1/2 left-3.5 size-5 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-          <Input
-            id={`${id}-url`}
-            name="url"
-            type="text"
-            inputMode="url"
-            autoComplete="url"
-            spellCheck={false}
-            placeholder="yourwebsite.com"
-            value={value}
-            onChange={(e) => onChange(e.target.value)}
-            disabled={pending}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            className="h-12 border-0 bg-white pl-11 text-slate-900 placeholder:text-slate-500 dark:bg-white dark:text-slate-900"
-          />
-        </div>
-        <Button type="submit" size="lg" variant="hero" disabled={pending} className="h-12 bg-slate-900 text-white hover:bg-slate-800 dark:bg-slate-950">
-          {pending ? (
-            <>
-              <Spinner /> Analyzing...
-            </>
-          ) : (
-            "Analyze"
-          )}
-        </Button>
-      </div>
-      <p id={`${id}-error`} role={error ? "alert" : undefined} className="mt-2 min-h-6 text-left text-sm font-semibold text-amber-200">
-        {error}
-      </p>
-    </form>
-  );
+  // A submit made in the early shell, before this form existed, goes through now.
+  const early = useRef(earlyInput.submitted);
+  useEffect(() => {
+    if (!early.current) return;
+    early.current = false;
+    earlyInput.submitted = false;
+    void onSubmit();
+  });
+
+  return <AnalyzeFormView inputId={`${id}-url`} value={value} onChange={onChange} onSubmit={onSubmit} error={error} pending={pending} />;
 }

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CheckCircle2, Sparkles } from "lucide-react";
+import { CheckCircle2 } from "lucide-react";
 import { Button } from "../../components/ui/button";
 import { Logo } from "../../components/layout/logo";
 import { ThemeToggle } from "../../components/layout/theme-toggle";
@@ -8,6 +8,7 @@ import { useTrialButton } from "../../api/trial";
 import { AnalyzeForm } from "./analyze-form";
 import { StatsCounter } from "./stats-counter";
 import { FeatureCards } from "./feature-cards";
+import { HomeHero } from "./home-hero";
 
 const structuredData = {
   "@context": "https://schema.org",
@@ -68,38 +69,17 @@ export function HomePage() {
         structuredData={structuredData}
       />
       <main id="main">
-        <section className="relative overflow-hidden bg-gradient-to-br from-indigo-700 via-violet-700 to-fuchsia-700 text-white">
-          <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(255,255,255,0.18),transparent_55%)]" aria-hidden="true" />
-          <div className="relative mx-auto flex max-w-7xl items-center justify-between px-4 py-4 sm:px-6">
-            <Logo inverted />
-            <div className="flex items-center gap-1 text-sm font-medium">
-              <Link to="/pricing" className="rounded-lg px-3 py-2 text-indigo-50 hover:bg-white/10 hover:text-white">
-                Pricing
-              </Link>
-              <Link to="/sign-in" className="hidden rounded-lg px-3 py-2 text-indigo-50 hover:bg-white/10 hover:text-white sm:inline-block">
-                Sign In
-              </Link>
-              <ThemeToggle className="text-white hover:bg-white/10" />
-            </div>
-          </div>
-          <div className="relative mx-auto max-w-4xl px-4 pt-12 pb-20 text-center sm:px-6 sm:pt-20 sm:pb-28">
-            <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-indigo-50 ring-1 ring-white/20">
-              <Sparkles className="size-4" aria-hidden="true" /> AI-powered website analysis
-            </p>
-            <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl">
-              See what is holding your website back
-            </h1>
-            <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-indigo-100 sm:text-xl">
-              Enter an address and get scores for SEO, design, technical structure and performance, with a prioritised plan to fix what matters.
-            </p>
-            <div className="mt-10">
-              <AnalyzeForm />
-            </div>
-            <div className="mt-4">
-              <StatsCounter />
-            </div>
-          </div>
-        </section>
+        <HomeHero
+          logo={<Logo inverted />}
+          link={(to, className, label) => (
+            <Link to={to} className={className}>
+              {label}
+            </Link>
+          )}
+          themeToggle={<ThemeToggle className="text-white hover:bg-white/10" />}
+          form={<AnalyzeForm />}
+          counter={<StatsCounter />}
+        />
         <FeatureCards />
         <TrialCta />
       </main>

@@ -1,0 +1,50 @@
+import { useState } from "react";
+import { LogoMark } from "../../components/layout/logo-mark";
+import { logoLinkClass } from "../../components/layout/logo-class";
+import { AnalyzeFormView } from "./analyze-form-view";
+import { HomeHero } from "./home-hero";
+import { StatsView } from "./stats-view";
+import { earlyInput } from "./early-input";
+
+/**
+ * The home hero as it looks before the app has loaded: painted by main.tsx from the entry chunk
+ * (React and this markup only), then replaced by the live page. No router, no query cache, no
+ * domain wasm: those arrive with the app.
+ */
+export function HomeShell() {
+  const [value, setValue] = useState(earlyInput.value);
+  return (
+    <div className="min-h-dvh">
+      <main id="main">
+        <HomeHero
+          logo={
+            <a href="/" className={logoLinkClass} aria-label="Sitelens home">
+              <LogoMark inverted />
+            </a>
+          }
+          link={(to, className, label) => (
+            <a href={to} className={className}>
+              {label}
+            </a>
+          )}
+          themeToggle={<span className="inline-block size-10" aria-hidden="true" />}
+          form={
+            <AnalyzeFormView
+              inputId="early-url"
+              value={value}
+              onChange={(v) => {
+                earlyInput.value = v;
+                setValue(v);
+              }}
+              onSubmit={(e) => {
+                e.preventDefault();
+                earlyInput.submitted = true;
+              }}
+            />
+          }
+          counter={<StatsView state="loading" />}
+        />
+      </main>
+    </div>
+  );
+}
