@@ -21,6 +21,16 @@ use crate::crawl::SiteData;
 #[error("link graph unavailable: {0}")]
 pub struct GraphError(pub String);
 
+/// A link found on a crawled page.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutLink {
+    /// The absolute address linked to.
+    pub to_url: String,
+    /// `rel` contains nofollow, sponsored or ugc: no authority passes through it.
+    pub nofollow: bool,
+}
+
 /// A link from one crawled page to another address.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,6 +39,8 @@ pub struct Edge {
     pub from_url: String,
     /// The linked address.
     pub to_url: String,
+    /// Whether the link is nofollow.
+    pub nofollow: bool,
 }
 
 /// Size of the graph: how much evidence any figure rests on.
@@ -37,40 +49,57 @@ pub struct Edge {
 pub struct GraphStats {
     /// Crawled pages recorded.
     pub pages: u64,
-    /// Distinct domains among those pages.
+    /// Distinct hosts among those pages.
     pub domains: u64,
 }
 
-/// Storage of crawled pages' outgoing links.
+/// Storage of crawled pages' outgoing links. Hosts are compared exactly as the `url` crate
+/// gives them (lower-case, no port), the same key the store's `links` module uses, so a
+/// store-backed implementation maps one function to one repository call.
 pub trait LinkGraph: Send + Sync {
     /// Record `page_url`'s outgoing links, replacing what was recorded for it before.
     fn record_page<'a>(
         &'a self,
         page_url: &'a str,
-        links: &'a [String],
+        links: &'a [OutLink],
     ) -> BoxFuture<'a, Result<(), GraphError>>;
-    /// Every recorded edge whose target is on `domain` (see [`domain_of`]).
-    fn edges_into<'a>(&'a self, domain: &'a str) -> BoxFuture<'a, Result<Vec<Edge>, GraphError>>;
-    /// Distinct (from domain, to domain) pairs between different domains.
-    fn domain_edges(&self) -> BoxFuture<'_, Result<Vec<(String, String)>, GraphError>>;
-    /// Pages and domains recorded.
+    /// Every recorded link into `host` from a page on another host.
+    fn edges_into<'a>(&'a self, host: &'a str) -> BoxFuture<'a, Result<Vec<Edge>, GraphError>>;
+    /// Distinct (from host, to host) pairs between different hosts joined by at least one
+    /// followed (not nofollow) link: the graph authority is computed on.
+    fn host_edges(&self) -> BoxFuture<'_, Result<Vec<(String, String)>, GraphError>>;
+    /// Pages and hosts recorded.
     fn stats(&self) -> BoxFuture<'_, Result<GraphStats, GraphError>>;
 }
 
-/// The domain key of an address: the host, lower-case, without `www.`.
-pub fn domain_of(url: &str) -> Option<String> {
-    let u = Url::parse(url).ok()?;
-    Some(
-        u.host_str()?
-            .trim_start_matches("www.")
-            .to_ascii_lowercase(),
-    )
+/// The host key of an address: lower-case, without port, `www.` kept (see [`LinkGraph`]).
+pub fn host_of(url: &str) -> Option<String> {
+    Url::parse(url)
+        .ok()?
+        .host_str()
+        .map(str::to_ascii_lowercase)
+}
+
+/// The same site under the other spelling: `www.example.com` ↔ `example.com`.
+pub fn www_twin(host: &str) -> String {
+    match host.strip_prefix("www.") {
+        Some(bare) => bare.to_owned(),
+        None => format!("www.{host}"),
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 /// An in-memory [`LinkGraph`], for the CLI and tests.
 #[derive(Debug, Default)]
 pub struct MemoryLinkGraph {
-    pages: Mutex<BTreeMap<String, Vec<String>>>,
+    pages: Mutex<BTreeMap<String, Vec<OutLink>>>,
 }
 
 impl MemoryLinkGraph {
@@ -79,7 +108,7 @@ impl MemoryLinkGraph {
         Self::default()
     }
 
-    fn snapshot(&self) -> BTreeMap<String, Vec<String>> {
+    fn snapshot(&self) -> BTreeMap<String, Vec<OutLink>> {
         self.pages.lock().map(|p| p.clone()).unwrap_or_default()
     }
 }
@@ -88,7 +117,7 @@ impl LinkGraph for MemoryLinkGraph {
     fn record_page<'a>(
         &'a self,
         page_url: &'a str,
-        links: &'a [String],
+        links: &'a [OutLink],
     ) -> BoxFuture<'a, Result<(), GraphError>> {
         Box::pin(async move {
             let mut pages = self
@@ -100,34 +129,36 @@ impl LinkGraph for MemoryLinkGraph {
         })
     }
 
-    fn edges_into<'a>(&'a self, domain: &'a str) -> BoxFuture<'a, Result<Vec<Edge>, GraphError>> {
+    fn edges_into<'a>(&'a self, host: &'a str) -> BoxFuture<'a, Result<Vec<Edge>, GraphError>> {
         Box::pin(async move {
             Ok(self
                 .snapshot()
                 .into_iter()
+                .filter(|(from, _)| host_of(from).as_deref() != Some(host))
                 .flat_map(|(from, links)| {
                     links
                         .into_iter()
-                        .filter(|l| domain_of(l).as_deref() == Some(domain))
-                        .map(move |to| Edge {
+                        .filter(|l| host_of(&l.to_url).as_deref() == Some(host))
+                        .map(move |l| Edge {
                             from_url: from.clone(),
-                            to_url: to,
+                            to_url: l.to_url,
+                            nofollow: l.nofollow,
                         })
                 })
                 .collect())
         })
     }
 
-    fn domain_edges(&self) -> BoxFuture<'_, Result<Vec<(String, String)>, GraphError>> {
+    fn host_edges(&self) -> BoxFuture<'_, Result<Vec<(String, String)>, GraphError>> {
         Box::pin(async move {
             let mut set = HashSet::new();
             for (from, links) in self.snapshot() {
-                let Some(fd) = domain_of(&from) else { continue };
-                for l in links {
-                    if let Some(td) = domain_of(&l)
-                        && td != fd
+                let Some(fh) = host_of(&from) else { continue };
+                for l in links.iter().filter(|l| !l.nofollow) {
+                    if let Some(th) = host_of(&l.to_url)
+                        && th != fh
                     {
-                        set.insert((fd.clone(), td));
+                        set.insert((fh.clone(), th));
                     }
                 }
             }
@@ -140,10 +171,10 @@ impl LinkGraph for MemoryLinkGraph {
     fn stats(&self) -> BoxFuture<'_, Result<GraphStats, GraphError>> {
         Box::pin(async move {
             let snap = self.snapshot();
-            let domains: HashSet<String> = snap.keys().filter_map(|p| domain_of(p)).collect();
+            let hosts: HashSet<String> = snap.keys().filter_map(|p| host_of(p)).collect();
             Ok(GraphStats {
                 pages: snap.len() as u64,
-                domains: domains.len() as u64,
+                domains: hosts.len() as u64,
             })
         })
     }
@@ -228,52 +259,71 @@ impl AuthorityProvider for GraphAuthority {
     ) -> BoxFuture<'a, Result<AuthorityReport, GraphError>> {
         Box::pin(async move {
             // Record this crawl first, so the graph grows with every analysis.
-            for p in &site.pages {
+            for p in site
+                .pages
+                .iter()
+                .filter(|p| p.status().is_some_and(|s| s < 400))
+            {
                 let Some(doc) = &p.doc else { continue };
-                let links: Vec<String> = doc
+                let links: Vec<OutLink> = doc
                     .anchors
                     .iter()
-                    .filter_map(|a| a.url.as_ref())
-                    .filter(|u| u.scheme() == "http" || u.scheme() == "https")
-                    .map(|u| {
+                    .filter_map(|a| a.url.as_ref().map(|u| (u, a)))
+                    .filter(|(u, _)| u.scheme() == "http" || u.scheme() == "https")
+                    .map(|(u, a)| {
                         let mut u = u.clone();
                         u.set_fragment(None);
-                        u.to_string()
+                        OutLink {
+                            to_url: u.to_string(),
+                            nofollow: a
+                                .rel
+                                .iter()
+                                .any(|r| r == "nofollow" || r == "sponsored" || r == "ugc"),
+                        }
                     })
                     .collect();
                 self.graph
                     .record_page(p.final_url().as_str(), &links)
                     .await?;
             }
-            let me = domain_of(site.start_page().final_url().as_str()).unwrap_or_default();
+            let me = host_of(site.start_page().final_url().as_str()).unwrap_or_default();
+            // www.example.com and example.com are one site: count links into either.
+            let twin = www_twin(&me);
             let stats = self.graph.stats().await?;
-            let inbound: Vec<Edge> = self
-                .graph
-                .edges_into(&me)
-                .await?
-                .into_iter()
-                .filter(|e| domain_of(&e.from_url).is_some_and(|d| d != me))
-                .collect();
-            let mut by_domain: BTreeMap<String, usize> = BTreeMap::new();
+            let mut inbound = self.graph.edges_into(&me).await?;
+            inbound.extend(self.graph.edges_into(&twin).await?);
+            inbound.retain(|e| host_of(&e.from_url).is_some_and(|h| h != me && h != twin));
+            let mut by_host: BTreeMap<String, (usize, usize)> = BTreeMap::new();
             for e in &inbound {
-                if let Some(d) = domain_of(&e.from_url) {
-                    *by_domain.entry(d).or_default() += 1;
+                if let Some(h) = host_of(&e.from_url) {
+                    let entry = by_host.entry(h).or_default();
+                    entry.0 += 1;
+                    if !e.nofollow {
+                        entry.1 += 1;
+                    }
                 }
             }
-            let mut top: Vec<(String, usize)> = by_domain.clone().into_iter().collect();
-            top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            let mut top: Vec<(String, (usize, usize))> = by_host.clone().into_iter().collect();
+            top.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
             top.truncate(10);
+            let followed_hosts = by_host.values().filter(|(_, f)| *f > 0).count();
 
-            let domain_authority = if by_domain.is_empty() {
+            // Authority flows through followed links only; with none, there is no score.
+            let domain_authority = if followed_hosts == 0 {
                 None
             } else {
-                let edges = self.graph.domain_edges().await?;
+                let edges = self.graph.host_edges().await?;
                 let ranks = domain_rank(&edges);
                 let max = ranks.values().cloned().fold(f64::MIN, f64::max);
                 let min = ranks.values().cloned().fold(f64::MAX, f64::min);
-                ranks.get(&me).map(|r| {
+                let mine = [ranks.get(&me), ranks.get(&twin)]
+                    .into_iter()
+                    .flatten()
+                    .cloned()
+                    .fold(f64::MIN, f64::max);
+                (mine > 0.0).then(|| {
                     if max > min {
-                        (((r.ln() - min.ln()) / (max.ln() - min.ln())) * 100.0)
+                        (((mine.ln() - min.ln()) / (max.ln() - min.ln())) * 100.0)
                             .round()
                             .clamp(0.0, 100.0) as u32
                     } else {
@@ -281,16 +331,25 @@ impl AuthorityProvider for GraphAuthority {
                     }
                 })
             };
-            let note = if by_domain.is_empty() {
+            let note = if by_host.is_empty() {
                 format!(
-                    "No page linking to {me} from another domain is known yet. The figures rest on the {} pages across {} domains Sitelens has crawled; no authority score is given without evidence.",
-                    stats.pages, stats.domains
+                    "No page linking to {me} from another site is known yet. The figures rest on the {} across {} Sitelens has crawled; no authority score is given without evidence.",
+                    plural(stats.pages, "page"),
+                    plural(stats.domains, "site")
+                )
+            } else if domain_authority.is_none() {
+                format!(
+                    "{} links from {} sites point to {me}, all nofollow, so no authority passes. The figures rest on the {} pages across {} sites Sitelens has crawled.",
+                    inbound.len(),
+                    by_host.len(),
+                    stats.pages,
+                    stats.domains
                 )
             } else {
                 format!(
-                    "{} links from {} domains point to {me}, among the {} pages across {} domains Sitelens has crawled. The authority score ranks {me} in that graph only; a larger crawl history makes it more meaningful.",
+                    "{} links from {} sites point to {me}, among the {} pages across {} sites Sitelens has crawled. The authority score ranks {me} in that graph only; a larger crawl history makes it more meaningful.",
                     inbound.len(),
-                    by_domain.len(),
+                    by_host.len(),
                     stats.pages,
                     stats.domains
                 )
@@ -302,8 +361,9 @@ impl AuthorityProvider for GraphAuthority {
                     "domain": me,
                     "evidence": { "pagesInGraph": stats.pages, "domainsInGraph": stats.domains },
                     "backlinks": inbound.len(),
-                    "referringDomains": by_domain.len(),
-                    "topReferringDomains": top.iter().map(|(d, n)| json!({"domain": d, "links": n})).collect::<Vec<_>>(),
+                    "followedBacklinks": inbound.iter().filter(|e| !e.nofollow).count(),
+                    "referringDomains": by_host.len(),
+                    "topReferringDomains": top.iter().map(|(d, (n, f))| json!({"domain": d, "links": n, "followedLinks": f})).collect::<Vec<_>>(),
                     "authorityScore": domain_authority,
                     "note": note,
                 }),
@@ -315,6 +375,53 @@ impl AuthorityProvider for GraphAuthority {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn the_memory_graph_keeps_nofollow_out_of_the_host_graph() {
+        let g = MemoryLinkGraph::new();
+        let link = |to: &str, nofollow: bool| OutLink {
+            to_url: to.to_owned(),
+            nofollow,
+        };
+        g.record_page(
+            "https://b.test/post",
+            &[
+                link("https://a.test/", false),
+                link("https://c.test/", true),
+            ],
+        )
+        .await
+        .expect("record");
+        g.record_page("https://a.test/", &[link("https://a.test/about", false)])
+            .await
+            .expect("record");
+        // Recording a page again replaces its links.
+        g.record_page(
+            "https://b.test/post",
+            &[
+                link("https://a.test/", false),
+                link("https://c.test/", true),
+            ],
+        )
+        .await
+        .expect("record");
+        let into_a = g.edges_into("a.test").await.expect("edges");
+        assert_eq!(into_a.len(), 1, "a.test's own links are not backlinks");
+        assert!(g.edges_into("c.test").await.expect("edges")[0].nofollow);
+        assert_eq!(
+            g.host_edges().await.expect("hosts"),
+            vec![("b.test".to_owned(), "a.test".to_owned())]
+        );
+        assert_eq!(
+            g.stats().await.expect("stats"),
+            GraphStats {
+                pages: 2,
+                domains: 2
+            }
+        );
+        assert_eq!(www_twin("www.a.test"), "a.test");
+        assert_eq!(www_twin("a.test"), "www.a.test");
+    }
 
     #[test]
     fn rank_favours_the_linked_domain() {
