@@ -213,4 +213,14 @@ describe("AnalysisRun", () => {
     await vi.advanceTimersByTimeAsync(t.hardTimeoutMs * 2);
     expect(completed).toEqual([]);
   });
+
+  it("a completion without a result id is reported, not followed", async () => {
+    const { run, streams, last, completed } = setup();
+    run.begin();
+    await vi.advanceTimersByTimeAsync(0);
+    streams[0]!.send({ type: "complete", analysisId: "a1", progress: 100, message: "Done", timestamp: 3 });
+    expect(last()).toMatchObject({ phase: "failed", missingResult: true, error: "Analysis completed but no results ID found. Please try again." });
+    await vi.advanceTimersByTimeAsync(t.hardTimeoutMs);
+    expect(completed).toEqual([]);
+  });
 });

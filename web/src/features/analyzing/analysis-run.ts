@@ -28,6 +28,8 @@ export type RunState = {
   /** True while the progress shown is the simulated fallback, not the server's. */
   simulated: boolean;
   resultId?: string;
+  /** Set when the server reported completion without a result id (SPEC.md §8). */
+  missingResult?: boolean;
 };
 
 export type RunDeps = {
@@ -80,7 +82,7 @@ export class AnalysisRun {
     this.closeStream();
     this.finished = false;
     const gen = ++this.generation;
-    this.set({ ...initial, attempt: this.state.attempt });
+    this.set({ ...initial, attempt: this.state.attempt, missingResult: undefined });
     const given = this.pendingAnalysisId;
     this.pendingAnalysisId = undefined;
     if (given) {
@@ -236,7 +238,14 @@ export class AnalysisRun {
         break;
       }
       case "complete":
-        this.complete(ev.resultId ?? ev.analysisId ?? this.analysisId, ev.message || "Analysis complete!");
+        if (ev.resultId) {
+          this.complete(ev.resultId, ev.message || "Analysis complete!");
+        } else {
+          this.clearTimers();
+          this.closeStream();
+          this.finished = true;
+          this.set({ phase: "failed", progress: 100, missingResult: true, error: "Analysis completed but no results ID found. Please try again." });
+        }
         break;
       case "error":
         this.fail(ev.message || "Analysis failed");

@@ -148,10 +148,13 @@ export function AnalyzingPage() {
   }, [url, navigate]);
 
   useEffect(() => {
-    if (state?.phase === "failed") {
+    if (state?.phase !== "failed") return;
+    if (state.missingResult) {
+      toast({ title: "Analysis Complete", description: "Analysis completed but no results ID found. Please try again.", variant: "destructive" });
+    } else {
       toast({ title: "Analysis Failed", description: "Could not complete the analysis. Please try again later.", variant: "destructive" });
     }
-  }, [state?.phase]);
+  }, [state?.phase, state?.missingResult]);
 
   const t = timings();
   return (
