@@ -266,11 +266,7 @@ fn http_diagnostics(site: &SiteData) -> Vec<Diagnostic> {
 fn performance(input: &ReportInput<'_>, perf_score: u32, seo_ring: u32) -> PerformanceMetrics {
     let site = input.site;
     let start = site.start_page();
-    let (html_bytes, ttfb) = match &start.fetched {
-        Ok(f) => (f.transfer_bytes, f.ttfb.as_millis() as f64),
-        Err(_) => (0, 0.0),
-    };
-    let _ = ttfb;
+    let html_bytes = start.fetched.as_ref().map_or(0, |f| f.transfer_bytes);
     // What HTTP measures is measured; what needs a browser is filled from the spec's fallback
     // values and named in `estimated`.
     let measured = MeasuredMetrics {
@@ -457,7 +453,6 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
     let performance_analysis = performance(&input, perf, seo_ring);
     let professional =
         (input.report_type != ReportType::Basic).then(|| professional(&input, content_score));
-    let _ = input.tech;
     AnalysisReport {
         id: input.id.clone(),
         url: input.url.clone(),
