@@ -19,12 +19,15 @@ test.describe("at 375 px", () => {
     await shot(page, info, "features-mobile");
   });
 
-  test("pages do not scroll sideways", async ({ page }) => {
-    for (const path of ["/", "/pricing", "/features", "/faq", "/contact"]) {
-      await page.goto(path);
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow, path).toBeLessThanOrEqual(0);
+  test("pages do not scroll sideways at 375 or 320 px", async ({ page }) => {
+    for (const width of [375, 320]) {
+      await page.setViewportSize({ width, height: 740 });
+      for (const path of ["/", "/pricing", "/features", "/about", "/faq", "/contact", "/privacy", "/no-such-page"]) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
+      }
     }
   });
 });

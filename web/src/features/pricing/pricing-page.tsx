@@ -203,7 +203,7 @@ export function PricingPage() {
             <p className="mt-2 max-w-2xl text-slate-300">Enterprise gives unlimited credits and seats, white-label reports on your own domain, and a self-hosted option with priority support.</p>
           </div>
         </div>
-        <Button asChild variant="hero" size="lg"><Link to="/enterprise">Talk to us about Enterprise</Link></Button>
+        <Button asChild variant="hero" size="lg" className="h-auto min-h-12 py-3 whitespace-normal text-center"><Link to="/enterprise">Talk to us about Enterprise</Link></Button>
       </section>
       <Comparison />
       <section aria-labelledby="api-title" className="grid gap-6 rounded-3xl border border-border bg-card p-8 sm:p-10 lg:grid-cols-[1fr_auto] lg:items-center">
@@ -216,7 +216,7 @@ export function PricingPage() {
             </p>
           </div>
         </div>
-        <Button asChild variant="outline"><Link to="/api-docs">Read the API documentation</Link></Button>
+        <Button asChild variant="outline" className="h-auto min-h-10 py-2 whitespace-normal text-center"><Link to="/api-docs">Read the API documentation</Link></Button>
       </section>
       <section aria-labelledby="faq-title" className="mx-auto max-w-3xl space-y-6">
         <h2 id="faq-title" className="text-center text-2xl font-bold tracking-tight sm:text-3xl">Pricing questions</h2>
