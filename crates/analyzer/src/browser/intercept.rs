@@ -142,10 +142,9 @@ impl RequestGuard {
         self.refused.lock().map(|r| r.clone()).unwrap_or_default()
     }
 
-    /// Pause every request of `page` and answer each through the guard, until the page closes.
-    /// Call before the first navigation.
-    pub async fn attach(&self, page: &Page) -> Result<(), chromiumoxide::error::CdpError> {
-        let mut paused = page.event_listener::<EventRequestPaused>().await?;
+    /// Make Chromium pause every request of `page` (the `Fetch` domain, request stage). Until
+    /// [`Self::attach`] answers them, paused requests wait: call both before navigating.
+    pub async fn enable(page: &Page) -> Result<(), chromiumoxide::error::CdpError> {
         page.execute(
             EnableParams::builder()
                 .pattern(
@@ -156,7 +155,21 @@ impl RequestGuard {
                 )
                 .build(),
         )
-        .await?;
+        .await
+        .map(|_| ())
+    }
+
+    /// Answer every paused request of `page` through the guard, until the page closes. Call
+    /// before the first navigation; `enabled` says whether [`Self::enable`] already ran.
+    pub async fn attach(
+        &self,
+        page: &Page,
+        enabled: bool,
+    ) -> Result<(), chromiumoxide::error::CdpError> {
+        let mut paused = page.event_listener::<EventRequestPaused>().await?;
+        if !enabled {
+            Self::enable(page).await?;
+        }
         let guard = self.clone();
         let page = page.clone();
         tokio::spawn(async move {

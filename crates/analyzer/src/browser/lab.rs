@@ -362,7 +362,7 @@ pub struct DeviceRun {
     pub screenshot: Option<Vec<u8>>,
     /// Design facts.
     pub design: Option<design::DesignProbe>,
-    /// axe-core results (desktop only).
+    /// axe-core results for this load's share of the rules.
     pub axe: Option<Result<a11y::AxeResults, String>>,
     /// Console and DevTools issues.
     pub log: PageLog,
@@ -372,6 +372,8 @@ pub struct DeviceRun {
     pub axe_ms: f64,
     /// The whole run.
     pub elapsed_ms: f64,
+    /// Milliseconds per step: setup, load, settle, collect, screenshot, design, axe.
+    pub steps: Vec<(&'static str, f64)>,
 }
 
 fn cdp_name<T: Serialize>(t: &T) -> String {
@@ -608,45 +610,62 @@ async fn record(
 }
 
 /// Load `url` in `page` as `device` and measure everything.
+/// Prepare a blank tab for `device`: viewport and touch emulation, User-Agent, the lab
+/// instrumentation script, the Audits domain (deprecations) and request interception. The
+/// commands are independent and sent together. The pool does this ahead of need for spare tabs.
+pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
+    let (w, h) = device.viewport();
+    let mobile = device == Device::Mobile;
+    let ua = format!(
+        "{} {}",
+        if mobile { MOBILE_UA } else { DESKTOP_UA },
+        crate::config::USER_AGENT
+    );
+    let touch = SetTouchEmulationEnabledParams::builder()
+        .enabled(mobile)
+        .max_touch_points(5)
+        .build()
+        .map_err(BrowserError::Protocol)?;
+    tokio::try_join!(
+        page.execute(SetDeviceMetricsOverrideParams::new(
+            i64::from(w),
+            i64::from(h),
+            1.0,
+            mobile,
+        )),
+        page.execute(touch),
+        page.execute(SetUserAgentOverrideParams::new(ua)),
+        page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
+        page.execute(AuditsEnable::default()),
+        RequestGuard::enable(page),
+    )?;
+    Ok(())
+}
+
+/// Load `url` in `page` as `device` and measure everything. `prepared` says whether
+/// [`prepare`] already ran on this tab.
 pub async fn run(
     page: &Page,
     device: Device,
     url: &str,
     guard: &RequestGuard,
     settings: &BrowserSettings,
+    prepared: bool,
 ) -> Result<DeviceRun, BrowserError> {
     let started = Instant::now();
-    let (w, h) = device.viewport();
-    let mobile = device == Device::Mobile;
-    page.execute(SetDeviceMetricsOverrideParams::new(
-        i64::from(w),
-        i64::from(h),
-        1.0,
-        mobile,
-    ))
-    .await?;
-    if mobile {
-        page.execute(
-            SetTouchEmulationEnabledParams::builder()
-                .enabled(true)
-                .max_touch_points(5)
-                .build()
-                .map_err(BrowserError::Protocol)?,
-        )
-        .await?;
+    let mut steps: Vec<(&'static str, f64)> = Vec::new();
+    let mut mark = Instant::now();
+    let mut step = |name: &'static str| {
+        steps.push((name, mark.elapsed().as_secs_f64() * 1000.0));
+        mark = Instant::now();
+    };
+    if !prepared {
+        prepare(page, device).await?;
     }
-    let ua = format!(
-        "{} {}",
-        if mobile { MOBILE_UA } else { DESKTOP_UA },
-        crate::config::USER_AGENT
-    );
-    page.execute(SetUserAgentOverrideParams::new(ua)).await?;
-    page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT))
-        .await?;
     let (net, log) = record(page, guard).await?;
-    page.execute(AuditsEnable::default()).await?;
-    guard.attach(page).await?;
+    guard.attach(page, true).await?;
 
+    step("setup");
     if let Err(e) = page.goto(url).await {
         let refused = guard.refused();
         if let Some(r) = refused
@@ -657,7 +676,9 @@ pub async fn run(
         }
         return Err(BrowserError::Navigation(e.to_string()));
     }
+    step("load");
     settle(page, &net, settings).await;
+    step("settle");
 
     let raw: String = page
         .evaluate_function(LAB_COLLECT)
@@ -667,24 +688,41 @@ pub async fn run(
     let collected: Collected =
         serde_json::from_str(&raw).map_err(|e| BrowserError::Protocol(e.to_string()))?;
 
-    let screenshot = screenshot(page)
-        .await
-        .map_err(|e| tracing::warn!(error = %e, "screenshot failed"))
-        .ok();
-    let design = design::probe(page)
-        .await
-        .map_err(|e| tracing::warn!(error = %e, "design probe failed"))
-        .ok();
-
-    let mut axe_ms = 0.0;
-    let axe = if device == Device::Desktop && settings.accessibility {
+    step("collect");
+    // The screenshot is taken by the compositor while the page's main thread reads the design
+    // facts and runs axe-core, so the two proceed side by side.
+    let shot = async {
         let t = Instant::now();
-        let r = a11y::run_axe(page).await;
-        axe_ms = t.elapsed().as_secs_f64() * 1000.0;
-        Some(r)
-    } else {
-        None
+        let r = screenshot(page)
+            .await
+            .map_err(|e| tracing::warn!(error = %e, "screenshot failed"))
+            .ok();
+        (r, t.elapsed().as_secs_f64() * 1000.0)
     };
+    let inspect = async {
+        let t = Instant::now();
+        let design = design::probe(page)
+            .await
+            .map_err(|e| tracing::warn!(error = %e, "design probe failed"))
+            .ok();
+        let design_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let axe = if settings.accessibility {
+            Some(a11y::run_axe(page, &a11y::rules_for(device)).await)
+        } else {
+            None
+        };
+        (design, design_ms, axe)
+    };
+    let ((screenshot, shot_ms), (design, design_ms, axe)) = tokio::join!(shot, inspect);
+    step("screenshot+design+axe");
+    steps.push(("(screenshot)", shot_ms));
+    steps.push(("(design)", design_ms));
+    let mut axe_ms = 0.0;
+    if let Some(Ok(a)) = &axe {
+        axe_ms = a.inject_ms + a.run_ms;
+        steps.push(("(axe-inject)", a.inject_ms));
+        steps.push(("(axe-run)", a.run_ms));
+    }
 
     let (requests, document_headers) = net
         .lock()
@@ -708,6 +746,7 @@ pub async fn run(
         document_headers,
         axe_ms,
         elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+        steps,
     })
 }
 

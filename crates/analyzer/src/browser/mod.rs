@@ -52,6 +52,8 @@ pub struct BrowserSettings {
     pub chromium: Option<PathBuf>,
     /// Most tabs open at once across all analyses; further measurements wait for a free tab.
     pub max_tabs: usize,
+    /// Tabs per device kept open and prepared ahead of need (each in its own fresh context).
+    pub spare_tabs: usize,
     /// Time limit of launching Chromium.
     pub launch_timeout: Duration,
     /// Time limit of one device run (load, settle, collect, screenshot, axe-core).
@@ -61,7 +63,7 @@ pub struct BrowserSettings {
     pub quiet_window: Duration,
     /// Upper bound of the wait for a quiet network after the load event.
     pub max_settle: Duration,
-    /// Run axe-core (accessibility) on the desktop load.
+    /// Run axe-core (accessibility), its rules split between the two loads.
     pub accessibility: bool,
 }
 
@@ -70,6 +72,7 @@ impl Default for BrowserSettings {
         Self {
             chromium: Some(PathBuf::from(DEFAULT_CHROMIUM)),
             max_tabs: 4,
+            spare_tabs: 1,
             launch_timeout: Duration::from_secs(20),
             page_timeout: Duration::from_secs(30),
             quiet_window: Duration::from_millis(200),
@@ -266,10 +269,14 @@ pub struct PhaseTimings {
     pub desktop_ms: f64,
     /// Mobile run, end to end.
     pub mobile_ms: f64,
-    /// axe-core inside the desktop run.
+    /// axe-core, the longer of the two loads' shares.
     pub axe_ms: f64,
     /// The whole measurement.
     pub total_ms: f64,
+    /// Desktop steps (setup, load, settle, collect, screenshot, design), ms.
+    pub desktop_steps: Vec<(String, f64)>,
+    /// Mobile steps, ms.
+    pub mobile_steps: Vec<(String, f64)>,
 }
 
 /// Everything the browser measured for one page.
@@ -323,8 +330,9 @@ pub(crate) fn assemble(
         &mobile.metrics.lab_values(),
         Device::Mobile.form_factor(),
     );
-    let accessibility = desktop.axe.as_ref().map(a11y::assess).unwrap_or_default();
-    let axe_ok = desktop.axe.as_ref().and_then(|r| r.as_ref().ok());
+    let axe = a11y::combine(desktop.axe.clone(), mobile.axe.clone());
+    let accessibility = axe.as_ref().map(a11y::assess).unwrap_or_default();
+    let axe_ok = axe.as_ref().and_then(|r| r.as_ref().ok());
     let best_practices = practices::assess(&desktop, mobile.design.as_ref());
     let probes: Vec<&design::DesignProbe> =
         desktop.design.iter().chain(mobile.design.iter()).collect();

@@ -8,9 +8,10 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
 };
@@ -37,6 +38,17 @@ const FLAGS: &[&str] = &[
     "--mute-audio",
     "--hide-scrollbars",
     "--font-render-hinting=none",
+    // Tabs measured side by side and spare tabs are all "in the background": without these,
+    // Chromium lowers their priority and throttles their timers, and loads take seconds.
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+    "--disable-ipc-flooding-protection",
+    "--disable-hang-monitor",
+    "--disable-breakpad",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--use-mock-keychain",
 ];
 
 static LAUNCHES: AtomicU64 = AtomicU64::new(0);
@@ -47,6 +59,80 @@ struct Instance {
     alive: Arc<AtomicBool>,
     handler: JoinHandle<()>,
     dir: PathBuf,
+    /// Blank tabs, each in its own fresh browser context, opened ahead of need: creating a
+    /// context and a tab costs a few hundred milliseconds that no measurement should wait for.
+    spares: std::sync::Mutex<Vec<(Device, Page, BrowserContextId)>>,
+    /// Spares being opened right now, desktop and mobile.
+    refilling: [AtomicUsize; 2],
+}
+
+impl Instance {
+    /// A blank tab in a new browser context.
+    async fn blank_tab(&self) -> Result<(Page, BrowserContextId), BrowserError> {
+        let context = self
+            .browser
+            .create_browser_context(CreateBrowserContextParams::default())
+            .await?;
+        let params = CreateTargetParams::builder()
+            .url("about:blank")
+            .browser_context_id(context.clone())
+            .build()
+            .map_err(BrowserError::Protocol)?;
+        match self.browser.new_page(params).await {
+            Ok(page) => Ok((page, context)),
+            Err(e) => {
+                let _ = self.browser.dispose_browser_context(context).await;
+                Err(e.into())
+            }
+        }
+    }
+
+    fn take_spare(&self, device: Device) -> Option<(Page, BrowserContextId)> {
+        let mut spares = self.spares.lock().ok()?;
+        let i = spares.iter().position(|(d, _, _)| *d == device)?;
+        let (_, page, context) = spares.swap_remove(i);
+        Some((page, context))
+    }
+
+    /// Open spares for `device` in the background until `target` are ready. Spares are
+    /// prepared for their device ([`lab::prepare`]), so a measurement starts with navigation.
+    fn refill(self: &Arc<Self>, device: Device, target: usize) {
+        let slot = &self.refilling[usize::from(device == Device::Mobile)];
+        let ready = self
+            .spares
+            .lock()
+            .map(|s| s.iter().filter(|(d, _, _)| *d == device).count())
+            .unwrap_or(target);
+        let missing = target.saturating_sub(ready + slot.load(Ordering::Acquire));
+        for _ in 0..missing {
+            slot.fetch_add(1, Ordering::AcqRel);
+            let this = self.clone();
+            tokio::spawn(async move {
+                let opened = async {
+                    let (page, context) = this.blank_tab().await?;
+                    match lab::prepare(&page, device).await {
+                        Ok(()) => Ok((page, context)),
+                        Err(e) => {
+                            let _ = page.close().await;
+                            let _ = this.browser.dispose_browser_context(context).await;
+                            Err(e)
+                        }
+                    }
+                }
+                .await;
+                this.refilling[usize::from(device == Device::Mobile)]
+                    .fetch_sub(1, Ordering::AcqRel);
+                match opened {
+                    Ok((page, context)) => {
+                        if let Ok(mut s) = this.spares.lock() {
+                            s.push((device, page, context));
+                        }
+                    }
+                    Err(e) => tracing::debug!(error = %e, "could not open a spare tab"),
+                }
+            });
+        }
+    }
 }
 
 impl Drop for Instance {
@@ -187,7 +273,11 @@ impl BrowserPool {
             alive,
             handler,
             dir,
+            spares: std::sync::Mutex::new(Vec::new()),
+            refilling: [AtomicUsize::new(0), AtomicUsize::new(0)],
         });
+        instance.refill(Device::Desktop, self.settings.spare_tabs);
+        instance.refill(Device::Mobile, self.settings.spare_tabs);
         *current = Some(instance.clone());
         Ok(instance)
     }
@@ -217,67 +307,78 @@ impl BrowserPool {
         }
     }
 
-    /// Open a tab in a fresh browser context, waiting for a free tab slot.
-    async fn open_tab(&self, instance: &Instance) -> Result<Tab, BrowserError> {
+    /// A tab in a fresh browser context for `device` (a prepared spare when one is ready),
+    /// waiting for a free slot. `device` `None` gives an unprepared tab (bare navigation).
+    async fn open_tab(
+        &self,
+        instance: &Arc<Instance>,
+        device: Option<Device>,
+    ) -> Result<Tab, BrowserError> {
         let permit = self
             .tabs
             .clone()
             .acquire_owned()
             .await
             .map_err(|e| BrowserError::Protocol(e.to_string()))?;
-        let context = instance
-            .browser
-            .create_browser_context(CreateBrowserContextParams::default())
-            .await?;
-        let params = CreateTargetParams::builder()
-            .url("about:blank")
-            .browser_context_id(context.clone())
-            .build()
-            .map_err(BrowserError::Protocol)?;
-        match instance.browser.new_page(params).await {
-            Ok(page) => Ok(Tab {
-                page,
-                context,
-                _permit: permit,
-            }),
-            Err(e) => {
-                let _ = instance.browser.dispose_browser_context(context).await;
-                Err(e.into())
-            }
-        }
+        let spare = device.and_then(|d| {
+            let spare = instance.take_spare(d);
+            instance.refill(d, self.settings.spare_tabs);
+            spare
+        });
+        let prepared = spare.is_some();
+        let (page, context) = match spare {
+            Some(tab) => tab,
+            None => instance.blank_tab().await?,
+        };
+        Ok(Tab {
+            page,
+            context,
+            prepared,
+            _permit: permit,
+        })
     }
 
-    async fn close_tab(instance: &Instance, tab: Tab) {
-        let Tab { page, context, .. } = tab;
-        let _ = tokio::time::timeout(Duration::from_secs(5), async {
-            let _ = page.close().await;
-            let _ = instance.browser.dispose_browser_context(context).await;
-        })
-        .await;
+    /// Close the tab and dispose of its context in the background; the tab slot is freed when
+    /// that is done.
+    fn close_tab(instance: &Arc<Instance>, tab: Tab) {
+        let instance = instance.clone();
+        tokio::spawn(async move {
+            let Tab {
+                page,
+                context,
+                _permit,
+                ..
+            } = tab;
+            let _ = tokio::time::timeout(Duration::from_secs(5), async {
+                let _ = page.close().await;
+                let _ = instance.browser.dispose_browser_context(context).await;
+            })
+            .await;
+        });
     }
 
     /// One device run in its own tab, with the page time limit; the tab is always closed.
     async fn run_device(
         &self,
-        instance: &Instance,
+        instance: &Arc<Instance>,
         device: Device,
         url: &str,
         guard: &RequestGuard,
     ) -> Result<(lab::DeviceRun, f64), BrowserError> {
         let queued = Instant::now();
-        let tab = self.open_tab(instance).await?;
+        let tab = self.open_tab(instance, Some(device)).await?;
         let queue_ms = queued.elapsed().as_secs_f64() * 1000.0;
         let limit = self.settings.page_timeout;
         let result = tokio::time::timeout(
             limit,
-            lab::run(&tab.page, device, url, guard, &self.settings),
+            lab::run(&tab.page, device, url, guard, &self.settings, tab.prepared),
         )
         .await
         .unwrap_or(Err(BrowserError::Timeout {
             what: "loading and measuring the page",
             seconds: limit.as_secs(),
         }));
-        Self::close_tab(instance, tab).await;
+        Self::close_tab(instance, tab);
         result.map(|r| (r, queue_ms))
     }
 
@@ -286,9 +387,9 @@ impl BrowserPool {
     pub async fn bare_navigation(&self, url: &str) -> Result<Duration, BrowserError> {
         let instance = self.instance().await?;
         let start = Instant::now();
-        let tab = self.open_tab(&instance).await?;
+        let tab = self.open_tab(&instance, None).await?;
         let r = tab.page.goto(url).await.map(|_| ());
-        Self::close_tab(&instance, tab).await;
+        Self::close_tab(&instance, tab);
         r?;
         Ok(start.elapsed())
     }
@@ -298,7 +399,9 @@ impl BrowserPool {
     /// during the measurement.
     pub async fn measure(&self, url: &str) -> Result<BrowserReport, BrowserError> {
         match self.measure_once(url).await {
-            Err(BrowserError::Protocol(e)) if !self.browser_alive().await => {
+            Err(BrowserError::Disabled) => Err(BrowserError::Disabled),
+            Err(BrowserError::Refused(r)) => Err(BrowserError::Refused(r)),
+            Err(e) if !self.browser_alive().await => {
                 tracing::warn!(error = %e, "chromium died during a measurement; retrying once");
                 self.measure_once(url).await
             }
@@ -307,11 +410,14 @@ impl BrowserPool {
     }
 
     async fn browser_alive(&self) -> bool {
-        self.current
-            .lock()
-            .await
-            .as_ref()
-            .is_some_and(|i| i.alive.load(Ordering::Acquire))
+        self.current.lock().await.as_ref().is_some_and(|i| {
+            // The flag follows the DevTools connection; the process table answers at once.
+            let alive = i.alive.load(Ordering::Acquire) && i.browser_pid().is_some();
+            if !alive {
+                i.alive.store(false, Ordering::Release);
+            }
+            alive
+        })
     }
 
     async fn measure_once(&self, url: &str) -> Result<BrowserReport, BrowserError> {
@@ -333,7 +439,17 @@ impl BrowserPool {
             queue_ms: dq.max(mq),
             desktop_ms: desktop.elapsed_ms,
             mobile_ms: mobile.elapsed_ms,
-            axe_ms: desktop.axe_ms,
+            axe_ms: desktop.axe_ms.max(mobile.axe_ms),
+            desktop_steps: desktop
+                .steps
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), *v))
+                .collect(),
+            mobile_steps: mobile
+                .steps
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), *v))
+                .collect(),
             total_ms: started.elapsed().as_secs_f64() * 1000.0,
         };
         Ok(super::assemble(
@@ -372,6 +488,8 @@ impl Instance {
 /// A tab and its browser context, holding one of the pool's tab slots.
 struct Tab {
     page: Page,
-    context: chromiumoxide::cdp::browser_protocol::browser::BrowserContextId,
+    context: BrowserContextId,
+    /// Prepared for its device by [`lab::prepare`].
+    prepared: bool,
     _permit: OwnedSemaphorePermit,
 }
