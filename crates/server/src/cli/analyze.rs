@@ -39,9 +39,17 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
     };
     let show_progress = std::io::stderr().is_terminal();
+    let analyzer = match Analyzer::new(AnalyzerConfig::from_env()) {
+        // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
+        Ok(a) => a.with_advisor(analyzer::llm::LlmAdvisor::from_env()),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let code = runtime.block_on(execute(
         &args,
-        AnalyzerConfig::from_env(),
+        &analyzer,
         &mut std::io::stdout(),
         &mut std::io::stderr(),
         show_progress,
@@ -49,23 +57,16 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// The command itself, with its configuration and outputs passed in so tests can run it.
+/// The command itself, with its analyzer and outputs passed in so tests can run it.
 /// Returns the exit status: 0 with a report, 1 when the site could not be analysed, 2 when the
 /// report could not be written.
 pub async fn execute(
     args: &AnalyzeArgs,
-    config: AnalyzerConfig,
+    analyzer: &Analyzer,
     stdout: &mut (dyn Write + Send),
     stderr: &mut (dyn Write + Send),
     show_progress: bool,
 ) -> u8 {
-    let analyzer = match Analyzer::new(config) {
-        Ok(a) => a,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            return 1;
-        }
-    };
     let mut options = AnalyzeOptions::for_pages(args.pages as usize);
     // This build has no browser engine yet, so every run is HTTP-only; --no-browser states it.
     options.use_browser = !args.no_browser;
@@ -249,7 +250,8 @@ mod tests {
     async fn run(a: &AnalyzeArgs, config: AnalyzerConfig) -> (u8, String, String) {
         let mut out = Vec::new();
         let mut err = Vec::new();
-        let code = execute(a, config, &mut out, &mut err, false).await;
+        let analyzer = Analyzer::new(config).expect("analyzer");
+        let code = execute(a, &analyzer, &mut out, &mut err, false).await;
         (
             code,
             String::from_utf8_lossy(&out).into_owned(),
