@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { HomeShell } from "./features/home/home-shell";
+import { preloadFor } from "./app/pages";
 import "./index.css";
 
 const el = document.getElementById("root");
@@ -9,6 +10,7 @@ if (el) {
   // the server sent it pre-rendered); the app and the domain wasm load meanwhile and take over
   // with identical markup.
   const path = window.location.pathname;
+  preloadFor(path);
   const home = path === "/" || path === "/home";
   let root: Root;
   if (home && el.firstElementChild) {

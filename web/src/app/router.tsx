@@ -2,12 +2,13 @@ import type { ComponentType } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
 import { RootLayout, RouteError } from "./layouts";
 import { HomePage } from "../features/home/home-page";
+import { pages } from "./pages";
 
 type Module = Record<string, ComponentType>;
 
 /** A lazily loaded page: the router fetches its chunk before it switches, so nothing jumps. */
-function page(path: string, load: () => Promise<Module>, name: string): RouteObject {
-  return { path, lazy: async () => ({ Component: (await load())[name] }) };
+function page(path: string, load: () => Promise<object>, name: string): RouteObject {
+  return { path, lazy: async () => ({ Component: ((await load()) as Module)[name] }) };
 }
 
 /**
@@ -15,7 +16,7 @@ function page(path: string, load: () => Promise<Module>, name: string): RouteObj
  * base, API docs, affiliates and partners, resources, white-label, enterprise and agency
  * contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
  */
-const notFound = (path: string) => page(path, () => import("../features/not-found/not-found-page"), "NotFoundPage");
+const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
 export const laterRoutes = [
   "/demo",
@@ -62,22 +63,22 @@ export const routes: RouteObject[] = [
       { path: "/home", element: <HomePage /> },
       {
         // The header, footer and every other page load after the home page's first paint.
-        lazy: async () => ({ Component: (await import("./site-layout")).SiteLayout }),
+        lazy: async () => ({ Component: (await pages.siteLayout()).SiteLayout }),
         children: [
-          page("/analyzing", () => import("../features/analyzing/analyzing-page"), "AnalyzingPage"),
-          page("/results", () => import("../features/results/results-page"), "ResultsPage"),
-          page("/results/:id", () => import("../features/results/results-page"), "ResultsPage"),
-          page("/pricing", () => import("../features/pricing/pricing-page"), "PricingPage"),
-          page("/features", () => import("../features/content/features-page"), "FeaturesPage"),
-          page("/about", () => import("../features/content/about-page"), "AboutPage"),
-          page("/faq", () => import("../features/content/faq-page"), "FaqPage"),
-          page("/coming-soon", () => import("../features/content/coming-soon-page"), "ComingSoonPage"),
-          page("/privacy", () => import("../features/content/legal-pages"), "PrivacyPage"),
-          page("/terms", () => import("../features/content/legal-pages"), "TermsPage"),
-          page("/cookies", () => import("../features/content/legal-pages"), "CookiesPage"),
-          page("/contact", () => import("../features/content/contact-page"), "ContactPage"),
-          page("/sign-in", () => import("../features/auth/redirect-page"), "SignInRedirectPage"),
-          page("/sign-up", () => import("../features/auth/redirect-page"), "SignUpRedirectPage"),
+          page("/analyzing", pages.analyzing, "AnalyzingPage"),
+          page("/results", pages.results, "ResultsPage"),
+          page("/results/:id", pages.results, "ResultsPage"),
+          page("/pricing", pages.pricing, "PricingPage"),
+          page("/features", pages.features, "FeaturesPage"),
+          page("/about", pages.about, "AboutPage"),
+          page("/faq", pages.faq, "FaqPage"),
+          page("/coming-soon", pages.comingSoon, "ComingSoonPage"),
+          page("/privacy", pages.legal, "PrivacyPage"),
+          page("/terms", pages.legal, "TermsPage"),
+          page("/cookies", pages.legal, "CookiesPage"),
+          page("/contact", pages.contact, "ContactPage"),
+          page("/sign-in", pages.auth, "SignInRedirectPage"),
+          page("/sign-up", pages.auth, "SignUpRedirectPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

@@ -1,0 +1,42 @@
+/**
+ * The lazily loaded chunks, in one place: the router loads them on navigation, and main.tsx
+ * starts the one a first visit needs alongside the app, instead of after it.
+ */
+export const pages = {
+  siteLayout: () => import("./site-layout"),
+  analyzing: () => import("../features/analyzing/analyzing-page"),
+  results: () => import("../features/results/results-page"),
+  pricing: () => import("../features/pricing/pricing-page"),
+  features: () => import("../features/content/features-page"),
+  about: () => import("../features/content/about-page"),
+  faq: () => import("../features/content/faq-page"),
+  comingSoon: () => import("../features/content/coming-soon-page"),
+  legal: () => import("../features/content/legal-pages"),
+  contact: () => import("../features/content/contact-page"),
+  auth: () => import("../features/auth/redirect-page"),
+  notFound: () => import("../features/not-found/not-found-page"),
+};
+
+const byFirstSegment: Record<string, () => Promise<unknown>> = {
+  analyzing: pages.analyzing,
+  results: pages.results,
+  pricing: pages.pricing,
+  features: pages.features,
+  about: pages.about,
+  faq: pages.faq,
+  "coming-soon": pages.comingSoon,
+  privacy: pages.legal,
+  terms: pages.legal,
+  cookies: pages.legal,
+  contact: pages.contact,
+  "sign-in": pages.auth,
+  "sign-up": pages.auth,
+};
+
+/** Starts loading what the page at `pathname` needs besides the app itself. */
+export function preloadFor(pathname: string) {
+  if (pathname === "/" || pathname === "/home") return;
+  const first = pathname.split("/")[1] ?? "";
+  void pages.siteLayout().catch(() => undefined);
+  void (byFirstSegment[first] ?? pages.notFound)().catch(() => undefined);
+}
