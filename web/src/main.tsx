@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { HomeShell } from "./features/home/home-shell";
 import { preloadFor } from "./app/pages";
+import { resultUrlFor, startEarly } from "./lib/early-fetch";
 import "./index.css";
 
 const el = document.getElementById("root");
@@ -11,6 +12,8 @@ if (el) {
   // with identical markup.
   const path = window.location.pathname;
   preloadFor(path);
+  const report = resultUrlFor(window.location);
+  if (report) startEarly(report, { credentials: "same-origin", headers: { Accept: "application/json" } });
   const home = path === "/" || path === "/home";
   let root: Root;
   if (home && el.firstElementChild) {

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError } from "../../../lib/api-client";
+import { takeEarly } from "../../../lib/early-fetch";
 import { timings, type AnalysisReport, type ResultResponse } from "../../../lib/domain";
 
 /**
@@ -16,11 +17,14 @@ export async function getResult(id: string, outer?: AbortSignal): Promise<Analys
     controller.abort();
   }, timings().resultsTimeoutMs);
   try {
-    const res = await fetch(`/api/results/${encodeURIComponent(id)}`, {
-      credentials: "same-origin",
-      headers: { Accept: "application/json" },
-      signal: controller.signal,
-    });
+    const url = `/api/results/${encodeURIComponent(id)}`;
+    const early = takeEarly(url);
+    const res = early
+      ? await Promise.race([
+          early,
+          new Promise<never>((_, fail) => controller.signal.addEventListener("abort", () => fail(new DOMException("aborted", "AbortError")))),
+        ])
+      : await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" }, signal: controller.signal });
     if (!res.ok) throw new ApiError(res.status, `Request failed with status ${res.status}`);
     const body = (await res.json()) as ResultResponse;
     if (!body.success || !body.data) throw new ApiError(404, "Analysis not found");
