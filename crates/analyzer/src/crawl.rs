@@ -116,6 +116,8 @@ pub struct Asset {
     pub has_expires: bool,
     /// Content-Type.
     pub content_type: String,
+    /// The stylesheet's text (stylesheets only, capped at 512 KB).
+    pub css: Option<String>,
 }
 
 /// Everything the crawl gathered; the checks read only this.
@@ -605,6 +607,10 @@ async fn measure_assets(fetcher: &Fetcher, page: &CrawledPage) -> Vec<Asset> {
                     cache_control: f.header("cache-control").map(str::to_owned),
                     has_expires: f.header("expires").is_some(),
                     content_type: f.mime(),
+                    css: (kind == "stylesheet").then(|| {
+                        String::from_utf8_lossy(&f.body[..f.body.len().min(512 * 1024)])
+                            .into_owned()
+                    }),
                 },
                 Err(_) => Asset {
                     url: u,
@@ -616,6 +622,7 @@ async fn measure_assets(fetcher: &Fetcher, page: &CrawledPage) -> Vec<Asset> {
                     cache_control: None,
                     has_expires: false,
                     content_type: String::new(),
+                    css: None,
                 },
             })
         })

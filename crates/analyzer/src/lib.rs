@@ -29,6 +29,7 @@ pub mod page;
 pub mod report;
 pub mod robots;
 pub mod sitemap;
+pub mod styles;
 pub mod tech;
 
 use std::sync::Arc;

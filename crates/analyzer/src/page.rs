@@ -99,6 +99,8 @@ pub struct PageDoc {
     pub twitter: BTreeMap<String, String>,
     /// Raw text of every `application/ld+json` script.
     pub json_ld: Vec<String>,
+    /// Text of every inline `<style>` element and `style` attribute.
+    pub inline_css: Vec<String>,
     /// schema.org types declared as microdata (`itemtype`) or RDFa (`typeof`).
     pub microdata_types: Vec<String>,
     /// Images.
@@ -289,6 +291,15 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             non_blocking: v.attr("async").is_some() || v.attr("defer").is_some() || ty == "module",
             is_data,
         });
+    }
+
+    for st in doc.select(&sel("style")) {
+        page.inline_css.push(st.text().collect());
+    }
+    for el in doc.select(&sel("[style]")) {
+        if let Some(css) = el.value().attr("style") {
+            page.inline_css.push(css.to_owned());
+        }
     }
 
     for el in doc.select(&sel("[itemtype], [typeof]")) {

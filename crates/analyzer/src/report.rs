@@ -453,6 +453,15 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
     let performance_analysis = performance(&input, perf, seo_ring);
     let professional =
         (input.report_type != ReportType::Basic).then(|| professional(&input, content_score));
+    // Without a browser, the palette and fonts are read from the CSS the site declares.
+    let start = input.site.start_page();
+    let css: Vec<&str> = start
+        .doc
+        .iter()
+        .flat_map(|d| d.inline_css.iter().map(String::as_str))
+        .chain(input.site.assets.iter().filter_map(|a| a.css.as_deref()))
+        .collect();
+    let (colors, fonts) = crate::styles::palette(&css, 8, 4);
     AnalysisReport {
         id: input.id.clone(),
         url: input.url.clone(),
@@ -477,8 +486,8 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
         },
         performance_analysis,
         action_items: action_items(&input.findings),
-        website_colors: Vec::new(),
-        website_fonts: Vec::new(),
+        website_colors: colors,
+        website_fonts: fonts,
         screenshots: Screenshots::default(),
         professional,
     }

@@ -59,7 +59,13 @@ pub fn good_site(base: &str) -> Site {
             "/llms.txt",
             Reply::text("text/plain", "# Acme\n> Handmade oak furniture.\n"),
         )
-        .route("/style.css", asset("text/css", "body{margin:0}"))
+        .route(
+            "/style.css",
+            asset(
+                "text/css",
+                "body{margin:0;color:#222;font-family:Inter,sans-serif}a{color:#0d6efd}",
+            ),
+        )
         .route("/app.js", asset("application/javascript", "console.log(1)"))
         .route("/images/table.jpg", asset("image/jpeg", "jpeg"))
         .route("/images/divider.png", asset("image/png", "png"))
@@ -118,6 +124,9 @@ async fn the_good_page_passes_every_page_check() {
         let f = all.get(id).unwrap_or_else(|| panic!("no finding {id}"));
         assert_eq!(f.kind, Good, "{id}: {} — {}", f.title, f.description);
     }
+    // Without a browser, colours and fonts come from the declared CSS.
+    assert_eq!(report.website_colors, vec!["#222222", "#0d6efd"]);
+    assert_eq!(report.website_fonts, vec!["Inter"]);
     // Served over plain http by the fixture server: the HTTPS check must say so.
     assert_eq!(kind_of(&report, "tech.https"), Issue);
     // No problem findings beyond HTTPS, HSTS-free http and the stack.
