@@ -1,7 +1,9 @@
 // `just bench` budget: Lighthouse mobile scores of our own home and results pages, against the
-// real server analysing the fixture site, in Debian's Chromium. Goals: performance >= 95,
+// real server analysing the fixture site, in Debian's Chromium (LIGHTHOUSE_JSON_DIR keeps the reports). Goals: performance >= 95,
 // accessibility, best practices and SEO 100. Prints figures; asserts nothing.
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFixtureSite, startServer } from "./servers.mjs";
 
 const chromeFlags = "--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic";
@@ -25,13 +27,14 @@ async function resultIdFor(base, url) {
   throw new Error("progress stream ended without completion");
 }
 
-function lighthouse(url) {
+function lighthouse(url, name) {
   const out = execFileSync(
     "npx",
     ["--yes", "lighthouse@12.8.2", url, "--quiet", "--output=json", "--only-categories=performance,accessibility,best-practices,seo", `--chrome-flags=${chromeFlags}`],
     { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }, maxBuffer: 64 * 1024 * 1024 },
   );
   const report = JSON.parse(out.toString());
+  if (process.env.LIGHTHOUSE_JSON_DIR) writeFileSync(join(process.env.LIGHTHOUSE_JSON_DIR, `${name}.json`), out);
   const c = report.categories;
   return { performance: c.performance.score * 100, accessibility: c.accessibility.score * 100, bestPractices: c["best-practices"].score * 100, seo: c.seo.score * 100 };
 }
@@ -41,7 +44,7 @@ const server = await startServer({ SITELENS_TRUSTED_PROXIES: "127.0.0.1" });
 try {
   const id = await resultIdFor(server.url, site.url);
   for (const [name, path] of [["home", "/"], ["results", `/results?id=${id}`]]) {
-    const s = lighthouse(`${server.url}${path}`);
+    const s = lighthouse(`${server.url}${path}`, name);
     console.log(`lighthouse mobile ${name}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s.bestPractices}, SEO ${s.seo}`);
   }
 } finally {

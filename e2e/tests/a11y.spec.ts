@@ -21,4 +21,10 @@ test("the results page has no serious or critical axe violations", async ({ page
   await page.getByRole("tab", { name: "Performance", exact: true }).click();
   expect(await seriousViolations(page)).toEqual([]);
   await shot(page, info, "results-a11y");
+  await page.emulateMedia({ colorScheme: "dark" });
+  for (const tab of ["SEO", "Design", "Technical", "Performance", "Action Plan"]) {
+    await page.getByRole("tab", { name: tab, exact: true }).click();
+    expect(await seriousViolations(page), `${tab} (dark)`).toEqual([]);
+  }
+  await shot(page, info, "results-dark");
 });

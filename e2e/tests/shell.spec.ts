@@ -82,3 +82,14 @@ test("sign-in shows the redirect message and leaves for the accounts service", a
   await page.goto("/sign-in");
   await nav;
 });
+
+test("the home form works from the keyboard alone", async ({ page, siteUrl }) => {
+  await page.goto("/");
+  await expect(page.getByText(/websites analyzed so far|Unable to load statistics/)).toBeVisible();
+  const input = page.getByRole("textbox", { name: "Website address" });
+  for (let i = 0; i < 12 && !(await input.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(input).toBeFocused();
+  await page.keyboard.type(siteUrl);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/(analyzing|results)\?/, { timeout: 30_000 });
+});

@@ -1,4 +1,4 @@
-import type { FormEvent } from "react";
+import type { FormEvent, Ref } from "react";
 import { LoaderCircle, Search } from "lucide-react";
 
 export type AnalyzeFormViewProps = {
@@ -8,13 +8,16 @@ export type AnalyzeFormViewProps = {
   onSubmit: (e: FormEvent) => void;
   error?: string;
   pending?: boolean;
+  readOnly?: boolean;
+  onFocusChange?: (focused: boolean) => void;
+  inputRef?: Ref<HTMLInputElement>;
 };
 
 /**
  * The hero's address form, markup only (no rules, no router), shared by the live form and the
  * early shell so the two look exactly alike.
  */
-export function AnalyzeFormView({ inputId, value, onChange, onSubmit, error, pending = false }: AnalyzeFormViewProps) {
+export function AnalyzeFormView({ inputId, value, onChange, onSubmit, error, pending = false, readOnly, onFocusChange, inputRef }: AnalyzeFormViewProps) {
   return (
     <form id="analyze" onSubmit={onSubmit} noValidate className="mx-auto w-full max-w-2xl scroll-mt-24">
       <label htmlFor={inputId} className="sr-only">
@@ -25,6 +28,10 @@ export function AnalyzeFormView({ inputId, value, onChange, onSubmit, error, pen
           <Search className="pointer-events-none absolute top-1/2 left-3.5 size-5 -translate-y-1/2 text-slate-400" aria-hidden="true" />
           <input
             id={inputId}
+            ref={inputRef}
+            readOnly={readOnly}
+            onFocus={() => onFocusChange?.(true)}
+            onBlur={() => onFocusChange?.(false)}
             name="url"
             type="text"
             inputMode="url"

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { AnalyzeFormView } from "./analyze-form-view";
 import { earlyInput } from "./early-input";
@@ -13,7 +13,13 @@ import { toast } from "../../lib/toast";
 export function AnalyzeForm() {
   const navigate = useNavigate();
   const id = useId();
-  const [value, setValue] = useState(() => earlyInput.value);
+  const [value, setValue] = useState("");
+  const inputRef = useRef<HTMLInputElement>(null);
+  // The shell this form replaces had the focus: keep it in the field.
+  useLayoutEffect(() => {
+    if (earlyInput.focused) inputRef.current?.focus();
+    earlyInput.focused = false;
+  }, []);
   const [error, setError] = useState<string>();
   const [submitted, setSubmitted] = useState(false);
   const [pending, setPending] = useState(false);
@@ -23,8 +29,8 @@ export function AnalyzeForm() {
     if (submitted) setError(checkAddress(v).error);
   };
 
-  const onSubmit = async (e?: FormEvent) => {
-    e?.preventDefault();
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
     setSubmitted(true);
     const check = checkAddress(value);
     setError(check.error);
@@ -47,14 +53,5 @@ export function AnalyzeForm() {
     }
   };
 
-  // A submit made in the early shell, before this form existed, goes through now.
-  const early = useRef(earlyInput.submitted);
-  useEffect(() => {
-    if (!early.current) return;
-    early.current = false;
-    earlyInput.submitted = false;
-    void onSubmit();
-  });
-
-  return <AnalyzeFormView inputId={`${id}-url`} value={value} onChange={onChange} onSubmit={onSubmit} error={error} pending={pending} />;
+  return <AnalyzeFormView inputId={`${id}-url`} value={value} onChange={onChange} onSubmit={onSubmit} error={error} pending={pending} inputRef={inputRef} />;
 }

@@ -1,5 +1,6 @@
 /**
- * What the visitor did in the early shell's address form before the app took over: the live
- * form starts from the typed value and submits it if the visitor already pressed Analyze.
+ * Whether the visitor has focused the early shell's address field. The shell's field is read-only
+ * (typing waits for the app, so nothing typed can be lost in the hand-over); the live form takes
+ * the focus over when the shell had it.
  */
-export const earlyInput = { value: "", submitted: false };
+export const earlyInput = { focused: false };

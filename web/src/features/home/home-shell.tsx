@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { LogoMark } from "../../components/layout/logo-mark";
 import { logoLinkClass } from "../../components/layout/logo-class";
 import { AnalyzeFormView } from "./analyze-form-view";
@@ -9,10 +8,9 @@ import { earlyInput } from "./early-input";
 /**
  * The home hero as it looks before the app has loaded: painted by main.tsx from the entry chunk
  * (React and this markup only), then replaced by the live page. No router, no query cache, no
- * domain wasm: those arrive with the app.
+ * domain wasm: those arrive with the app. Its address field is read-only until then.
  */
 export function HomeShell() {
-  const [value, setValue] = useState(earlyInput.value);
   return (
     <div className="min-h-dvh">
       <main id="main">
@@ -31,14 +29,12 @@ export function HomeShell() {
           form={
             <AnalyzeFormView
               inputId="early-url"
-              value={value}
-              onChange={(v) => {
-                earlyInput.value = v;
-                setValue(v);
-              }}
-              onSubmit={(e) => {
-                e.preventDefault();
-                earlyInput.submitted = true;
+              value=""
+              readOnly
+              onChange={() => undefined}
+              onSubmit={(e) => e.preventDefault()}
+              onFocusChange={(f) => {
+                earlyInput.focused = f;
               }}
             />
           }
