@@ -21,6 +21,8 @@ test.describe("the free-report journey", () => {
     await page.getByRole("button", { name: "Analyze" }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Please enter a URL" })).toBeVisible();
     await expect(page.getByText("Please enter a valid website URL.", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Dismiss notification" }).click();
+    await expect(page.getByText("Please enter a valid website URL.", { exact: true })).toHaveCount(0);
     await input.fill("not a url");
     await expect(page.getByText("Please enter a valid URL")).toBeVisible();
     await shot(page, info, "home-validation");
