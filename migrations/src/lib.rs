@@ -18,6 +18,7 @@ mod m20261122_000007_link_graph;
 mod m20261122_000008_counters;
 mod m20261122_000009_one_time_tokens;
 mod m20261122_000010_webhook_events;
+mod m20261122_000011_result_pages;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -37,6 +38,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000008_counters::Migration),
             Box::new(m20261122_000009_one_time_tokens::Migration),
             Box::new(m20261122_000010_webhook_events::Migration),
+            Box::new(m20261122_000011_result_pages::Migration),
         ]
     }
 }

@@ -1,8 +1,6 @@
 //! Conversions between the report contract ([`AnalysisReport`]) and the stored result row.
 //!
-//! The row keeps the spec's columns (SPEC.md §3 analysis_results); the few report fields that
-//! have no column of their own (pages analysed) travel inside the `performance_analysis` JSON
-//! object under a reserved key.
+//! The row keeps the spec's columns (SPEC.md §3 analysis_results) plus `pages_analyzed`.
 
 use domain::report::{AnalysisReport, ProfessionalAnalysis, ReportType, Scores, Screenshots};
 use serde::de::DeserializeOwned;
@@ -11,9 +9,6 @@ use store::entity::analysis_results;
 use store::results::NewResult;
 
 use crate::error::AppError;
-
-/// Key of the pages-analysed count inside the stored performance JSON.
-const PAGES_KEY: &str = "_pagesAnalyzed";
 
 /// The public path of a stored blob (screenshots).
 pub fn blob_url(key: &str) -> String {
@@ -34,10 +29,7 @@ pub fn to_new_result(
     screenshot_desktop: Option<String>,
     screenshot_mobile: Option<String>,
 ) -> Result<NewResult, AppError> {
-    let mut performance = to_json(&report.performance_analysis)?;
-    if let Value::Object(map) = &mut performance {
-        map.insert(PAGES_KEY.to_owned(), json!(report.pages_analyzed));
-    }
+    let performance = to_json(&report.performance_analysis)?;
     let pro = report.professional.as_ref();
     Ok(NewResult {
         seo_score: score(report.scores.seo),
@@ -66,6 +58,7 @@ pub fn to_new_result(
         screenshot_mobile,
         is_white_labeled: false,
         whitelabel_user_id: None,
+        pages_analyzed: i32::try_from(report.pages_analyzed).unwrap_or(i32::MAX),
     })
 }
 
@@ -88,13 +81,8 @@ fn unsigned(v: i32) -> u32 {
 
 /// A stored row as the report the results screen reads.
 pub fn from_row(row: analysis_results::Model) -> Result<AnalysisReport, AppError> {
-    let mut performance = row.performance_analysis.unwrap_or(Value::Null);
-    let pages = performance
-        .as_object_mut()
-        .and_then(|m| m.remove(PAGES_KEY))
-        .and_then(|v| v.as_u64())
-        .and_then(|v| u32::try_from(v).ok())
-        .unwrap_or(1);
+    let performance = row.performance_analysis.unwrap_or(Value::Null);
+    let pages = unsigned(row.pages_analyzed).max(1);
     let professional = match row.backlink_analysis {
         Some(backlinks) => Some(ProfessionalAnalysis {
             domain_authority: row.domain_authority.map(unsigned),

@@ -67,6 +67,8 @@ pub struct NewResult {
     pub is_white_labeled: bool,
     /// The agency whose branding it carries.
     pub whitelabel_user_id: Option<i64>,
+    /// Pages the report rests on.
+    pub pages_analyzed: i32,
 }
 
 impl Default for NewResult {
@@ -99,6 +101,7 @@ impl Default for NewResult {
             screenshot_mobile: None,
             is_white_labeled: false,
             whitelabel_user_id: None,
+            pages_analyzed: 1,
         }
     }
 }
@@ -145,6 +148,7 @@ pub async fn insert_result<C: ConnectionTrait>(
         screenshot_mobile: Set(r.screenshot_mobile),
         is_white_labeled: Set(r.is_white_labeled),
         whitelabel_user_id: Set(r.whitelabel_user_id),
+        pages_analyzed: Set(r.pages_analyzed.max(1)),
     };
     analysis_results::Entity::insert(row)
         .exec_without_returning(db)

@@ -69,6 +69,8 @@ pub struct Model {
     pub is_white_labeled: bool,
     /// The `whitelabel_user_id` column.
     pub whitelabel_user_id: Option<i64>,
+    /// The `pages_analyzed` column.
+    pub pages_analyzed: i32,
 }
 
 /// No relations are declared: repository functions join explicitly.
