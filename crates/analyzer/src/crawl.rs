@@ -147,6 +147,8 @@ pub struct SiteData {
     pub llms_txt: Option<u16>,
     /// `/favicon.ico` status, fetched only when the start page declares no icon.
     pub favicon_ico: Option<u16>,
+    /// Why the crawl or its checks stopped before finishing, if they did.
+    pub stopped_early: Option<String>,
     /// Time the crawl took.
     pub elapsed: Duration,
 }
@@ -255,6 +257,12 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
         .collect();
 
     let concurrency = fetcher.config().per_host_concurrency.max(1);
+    // Crawling may use 60% of the analysis time limit and the link and asset checks up to 85%,
+    // so a slow site still gets a report of what was read instead of a timeout.
+    let limit = fetcher.config().analysis_timeout;
+    let crawl_budget = limit.mul_f64(0.6);
+    let checks_budget = limit.mul_f64(0.85);
+    let mut stopped_early: Option<String> = None;
     // RFC 9309 §2.3.1.4: a robots.txt that fails with a server error means "disallow all"; the
     // start page the user asked for is still analysed, nothing more is crawled.
     let max_pages = if robots.status.is_some_and(|s| s >= 500) {
@@ -265,16 +273,21 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
     while pages.len() < max_pages {
         let room = max_pages - pages.len();
         // Take the next level (or what fits), then the sitemap seeds when links run out.
+        // The queue is first-in first-out, so pages come level by level (breadth-first). Small
+        // batches keep the time limit effective.
+        if begun.elapsed() > crawl_budget {
+            stopped_early = Some(format!(
+                "the crawl stopped after {} pages because the site answered too slowly to finish within the analysis time limit",
+                pages.len()
+            ));
+            break;
+        }
         let mut batch: Vec<(Url, Option<u32>)> = Vec::new();
-        let level = queue.front().map(|(_, d)| *d);
+        let room = room.min(concurrency * 2);
         while batch.len() < room {
-            match queue.front() {
-                Some((_, d)) if Some(*d) == level => {
-                    if let Some(item) = queue.pop_front() {
-                        batch.push(item);
-                    }
-                }
-                _ => break,
+            match queue.pop_front() {
+                Some(item) => batch.push(item),
+                None => break,
             }
         }
         if batch.is_empty() {
@@ -314,9 +327,24 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
         }
     }
 
-    let internal_links = check_uncrawled_links(fetcher, &origin, &pages, &robots).await;
-    let external_links = check_external_links(fetcher, &origin, &pages).await;
-    let assets = measure_assets(fetcher, &pages[0]).await;
+    let remaining = checks_budget.saturating_sub(begun.elapsed());
+    let (internal_links, external_links, assets) = match tokio::time::timeout(remaining, async {
+        tokio::join!(
+            check_uncrawled_links(fetcher, &origin, &pages, &robots),
+            check_external_links(fetcher, &origin, &pages),
+            measure_assets(fetcher, &pages[0]),
+        )
+    })
+    .await
+    {
+        Ok(all) => all,
+        Err(_) => {
+            stopped_early.get_or_insert_with(|| {
+                "link and asset checks were cut short by the analysis time limit".to_owned()
+            });
+            (BTreeMap::new(), BTreeMap::new(), Vec::new())
+        }
+    };
 
     SiteData {
         start: pages[0].url.clone(),
@@ -331,6 +359,7 @@ pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> S
         http_version,
         llms_txt,
         favicon_ico,
+        stopped_early,
         elapsed: begun.elapsed(),
     }
 }

@@ -630,3 +630,49 @@ async fn sitemap_indexes_x_robots_tag_and_hreflang_return_links() {
     );
     assert_eq!(finding(&all, "seo.hreflang").kind, FindingType::Good);
 }
+
+#[tokio::test]
+async fn a_slow_site_gets_a_partial_report_instead_of_a_timeout() {
+    let server = TestServer::start(|_| {
+        let links: Vec<(String, String)> = (0..30)
+            .map(|i| (format!("/slow/{i}"), format!("Slow article number {i}")))
+            .collect();
+        let refs: Vec<(&str, &str)> = links
+            .iter()
+            .map(|(h, l)| (h.as_str(), l.as_str()))
+            .collect();
+        let mut site = Site::new().route(
+            "/",
+            page(
+                "Acme Furniture: handmade oak tables and chairs",
+                "Acme",
+                LONG_TEXT,
+                &refs,
+            ),
+        );
+        for (href, _) in &links {
+            site.add(href, Reply::silent());
+        }
+        site
+    })
+    .await;
+    let analyzer = Analyzer::new(AnalyzerConfig {
+        request_timeout: std::time::Duration::from_millis(400),
+        analysis_timeout: std::time::Duration::from_secs(3),
+        per_host_concurrency: 2,
+        ..test_config()
+    })
+    .expect("analyzer");
+    let report = analyzer
+        .analyze(&server.url("/"), &AnalyzeOptions::for_pages(20), &|_| {})
+        .await
+        .expect("a partial report, not a timeout");
+    assert!(report.pages_analyzed < 20, "{}", report.pages_analyzed);
+    let f = finding(&findings(&report), "seo.crawl.incomplete").clone();
+    assert_eq!(f.kind, FindingType::Warning);
+    assert!(
+        f.description.contains("the crawl stopped after"),
+        "{}",
+        f.description
+    );
+}

@@ -22,6 +22,19 @@ fn push(out: &mut Vec<Tagged>, group: &'static str, f: domain::report::Finding) 
 
 /// Run the site-level SEO checks.
 pub fn run(site: &SiteData, out: &mut Vec<Tagged>) {
+    if let Some(why) = &site.stopped_early {
+        push(
+            out,
+            INDEXING,
+            warning(
+                "seo.crawl.incomplete",
+                None,
+                "The site was too slow to analyse completely",
+                format!("The report covers part of the site: {why}."),
+                "Speed up the server's responses (caching, a CDN); search engines also crawl slow sites less.",
+            ),
+        );
+    }
     robots_txt(site, out);
     sitemap(site, out);
     llms_txt(site, out);

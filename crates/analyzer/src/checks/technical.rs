@@ -719,6 +719,7 @@ mod tests {
             http_version: Some(http),
             llms_txt: None,
             favicon_ico: None,
+            stopped_early: None,
             elapsed: Duration::from_millis(10),
         }
     }

@@ -46,6 +46,15 @@ impl Reply {
         }
     }
 
+    /// A route that accepts the request and never answers.
+    pub fn silent() -> Self {
+        Self {
+            status: 0,
+            headers: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+
     pub fn status(mut self, status: u16) -> Self {
         self.status = status;
         self
@@ -163,6 +172,12 @@ async fn serve_connection(
             )
             .status(404)
         });
+        if reply.status == 0 {
+            // A silent route: hold the connection, never answer, until the client gives up.
+            let mut sink = [0u8; 512];
+            while stream.read(&mut sink).await? > 0 {}
+            return Ok(());
+        }
         let mut out = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
         for (k, v) in &reply.headers {
             out.push_str(&format!("{k}: {v}\r\n"));
