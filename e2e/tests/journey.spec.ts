@@ -40,6 +40,10 @@ test.describe("the free-report journey", () => {
     await expect(page.getByRole("link", { name: new RegExp(siteUrl.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")) })).toBeVisible();
     await expect(page.getByRole("link", { name: "Advanced Analysis" })).toHaveAttribute("href", "/stripe-checkout?package=credit-1");
     await shot(page, info, "results-seo");
+    // Marked noindex, with the scores in the title and social tags.
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+    await expect(page).toHaveTitle(/SEO \d+\/100, Performance \d+\/100/);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", /SEO \d+\/100/);
 
     // Every tab of the report.
     const tabs = page.getByRole("tablist", { name: "Report sections" });
