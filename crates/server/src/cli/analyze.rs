@@ -4,9 +4,10 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use analyzer::browser::{BrowserPool, merge_into};
 use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig, ProgressUpdate};
 use clap::Args;
-use domain::report::{AnalysisReport, FindingType, ReportType};
+use domain::report::{AnalysisReport, FindingType, ReportType, Screenshots};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `sitelens analyze`.
@@ -21,7 +22,7 @@ pub struct AnalyzeArgs {
     /// Write the full report as JSON to this file, or to standard output with `-`.
     #[arg(long, value_name = "FILE or -")]
     pub json: Option<String>,
-    /// Analyse over HTTP only, without a browser (browser metrics are then estimated).
+    /// Analyse over HTTP only, without Chromium (browser metrics are then estimated).
     #[arg(long)]
     pub no_browser: bool,
 }
@@ -39,7 +40,11 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
     };
     let show_progress = std::io::stderr().is_terminal();
-    let analyzer = match Analyzer::new(AnalyzerConfig::from_env()) {
+    let config = AnalyzerConfig::from_env();
+    // Chromium (SITELENS_CHROMIUM, default /usr/bin/chromium) unless --no-browser; every request
+    // the browser makes goes through the same SSRF policy as the fetcher.
+    let browser = (!args.no_browser).then(|| BrowserPool::from_config(&config));
+    let analyzer = match Analyzer::new(config) {
         // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
         Ok(a) => a.with_advisor(analyzer::llm::LlmAdvisor::from_env()),
         Err(e) => {
@@ -47,13 +52,21 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let code = runtime.block_on(execute(
-        &args,
-        &analyzer,
-        &mut std::io::stdout(),
-        &mut std::io::stderr(),
-        show_progress,
-    ));
+    let code = runtime.block_on(async {
+        let code = execute(
+            &args,
+            &analyzer,
+            browser.as_ref(),
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+            show_progress,
+        )
+        .await;
+        if let Some(b) = &browser {
+            b.shutdown().await;
+        }
+        code
+    });
     ExitCode::from(code)
 }
 
@@ -63,17 +76,23 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
 pub async fn execute(
     args: &AnalyzeArgs,
     analyzer: &Analyzer,
+    browser: Option<&BrowserPool>,
     stdout: &mut (dyn Write + Send),
     stderr: &mut (dyn Write + Send),
     show_progress: bool,
 ) -> u8 {
     let mut options = AnalyzeOptions::for_pages(args.pages as usize);
-    // This build has no browser engine yet, so every run is HTTP-only; --no-browser states it.
-    options.use_browser = !args.no_browser;
-    if !args.no_browser {
+    let browser = browser.filter(|b| {
+        b.settings()
+            .chromium
+            .as_ref()
+            .is_some_and(|path| path.exists())
+    });
+    options.use_browser = browser.is_some();
+    if browser.is_none() && !args.no_browser {
         let _ = writeln!(
             stderr,
-            "note: no browser engine in this build; analysing over HTTP only (browser metrics are estimated)"
+            "note: no browser available (set SITELENS_CHROMIUM to Chromium's path); analysing over HTTP only, browser metrics are estimated"
         );
     }
     let bar = if show_progress {
@@ -94,16 +113,37 @@ pub async fn execute(
         }
     };
     let result = analyzer.analyze(&args.url, &options, &on_progress).await;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let report = match result {
+    let mut report = match result {
         Ok(r) => r,
         Err(e) => {
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
             let _ = writeln!(stderr, "error: could not analyse {}: {e}", args.url);
             return 1;
         }
     };
+    if let Some(pool) = browser {
+        if let Some(b) = &bar {
+            b.set_message("Measuring in Chromium: lab metrics, design and accessibility");
+        }
+        match pool.measure(&report.url).await {
+            Ok(measured) => {
+                let premium = report.report_type == ReportType::Premium;
+                // The CLI keeps no screenshot files; the server stores them as blobs.
+                merge_into(&mut report, &measured, Screenshots::default(), premium);
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    stderr,
+                    "note: the browser measurement failed ({e}); browser metrics are estimated"
+                );
+            }
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     match args.json.as_deref() {
         Some(target) => {
             let json = match serde_json::to_string_pretty(&report) {
@@ -251,7 +291,7 @@ mod tests {
         let mut out = Vec::new();
         let mut err = Vec::new();
         let analyzer = Analyzer::new(config).expect("analyzer");
-        let code = execute(a, &analyzer, &mut out, &mut err, false).await;
+        let code = execute(a, &analyzer, None, &mut out, &mut err, false).await;
         (
             code,
             String::from_utf8_lossy(&out).into_owned(),
@@ -295,7 +335,7 @@ mod tests {
             out.contains("[high  ]"),
             "issues of /about lead the actions: {out}"
         );
-        assert!(err.contains("no browser engine"), "{err}");
+        assert!(err.contains("no browser available"), "{err}");
     }
 
     #[tokio::test]
@@ -327,6 +367,44 @@ mod tests {
             "{err}"
         );
         assert!(server.hits().is_empty());
+    }
+
+    #[tokio::test]
+    async fn chromium_measures_the_page_when_installed() {
+        use analyzer::browser::BrowserSettings;
+        use analyzer::browser::intercept::RequestGuard;
+        let server = site().await;
+        let config = allowed();
+        let pool = BrowserPool::new(
+            BrowserSettings::default(),
+            RequestGuard::from_config(&config),
+        );
+        let installed = pool
+            .settings()
+            .chromium
+            .as_ref()
+            .is_some_and(|p| p.exists());
+        let a = args(&[&server.url("/"), "--json", "-"]);
+        let analyzer = Analyzer::new(config).expect("analyzer");
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let code = execute(&a, &analyzer, Some(&pool), &mut out, &mut err, false).await;
+        pool.shutdown().await;
+        let err = String::from_utf8_lossy(&err).into_owned();
+        assert_eq!(code, 0, "{err}");
+        let report: AnalysisReport = serde_json::from_slice(&out).expect("json");
+        let estimated = &report.performance_analysis.estimated;
+        if installed {
+            // Measured in Chromium: the lab metrics are no longer estimates.
+            assert!(
+                !estimated.iter().any(|e| e == "firstContentfulPaint"),
+                "{estimated:?} {err}"
+            );
+            assert!(!report.website_colors.is_empty());
+        } else {
+            assert!(err.contains("no browser available"), "{err}");
+            assert!(estimated.iter().any(|e| e == "firstContentfulPaint"));
+        }
     }
 
     #[test]
