@@ -53,10 +53,21 @@ function prerenderHome(): Plugin {
   };
 }
 
+/** Copies src/route-meta.json (public pages' titles and descriptions) to dist for the server. */
+function emitRouteMeta(): Plugin {
+  return {
+    name: "sitelens-route-meta",
+    apply: "build",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "route-meta.json", source: readFileSync("src/route-meta.json", "utf8") });
+    },
+  };
+}
+
 // The domain rules arrive as a wasm-pack "bundler" package; vite-plugin-wasm loads it as an ES
 // module. es2022 gives top-level await, which that package needs, without an extra plugin.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), wasm(), preloadWasm(), prerenderHome()],
+  plugins: [react(), tailwindcss(), wasm(), preloadWasm(), prerenderHome(), emitRouteMeta()],
   build: { target: "es2022", manifest: true },
   server: {
     proxy: { "/api": "http://127.0.0.1:8080" },

@@ -1,15 +1,14 @@
 import { Link } from "react-router";
 import { ProsePage } from "../../components/layout/prose-page";
 import { organization } from "../../components/seo/page-meta";
+import { routeMeta } from "../../lib/route-meta";
 
 /** /about */
 export function AboutPage() {
   return (
     <ProsePage
       meta={{
-        title: "About Sitelens",
-        description: "Sitelens is a website analyzer and SEO audit service you can also host yourself: honest measurements, clear advice and reports you can share.",
-        path: "/about",
+        ...routeMeta("/about"),
         structuredData: { "@context": "https://schema.org", ...organization, url: typeof window === "undefined" ? undefined : window.location.origin },
       }}
       title="About Sitelens"

@@ -1,5 +1,6 @@
 import { BrainCircuit, Gauge, Palette, Search } from "lucide-react";
 import { PageMeta } from "../../components/seo/page-meta";
+import { routeMeta } from "../../lib/route-meta";
 
 const blurbs = [
   { title: "Intelligent analysis", text: "AI reads your pages the way visitors and search engines do, and explains what to change in plain words.", Icon: BrainCircuit },
@@ -12,7 +13,7 @@ const blurbs = [
 export function ComingSoonPage() {
   return (
     <div className="mx-auto max-w-5xl px-4 py-16 text-center sm:px-6 sm:py-24">
-      <PageMeta title="Coming soon" description="Advanced Website Analysis Platform: intelligent analysis, performance insights, SEO analysis and design evaluation." path="/coming-soon" />
+      <PageMeta {...routeMeta("/coming-soon")} />
       <p className="text-sm font-semibold tracking-wide text-link uppercase">Coming soon</p>
       <h1 className="mt-3 text-4xl font-extrabold tracking-tight sm:text-5xl">Advanced Website Analysis Platform</h1>
       <ul className="mt-12 grid gap-6 text-left sm:grid-cols-2">

@@ -9,6 +9,7 @@ import { PageMeta } from "../../components/seo/page-meta";
 import { useSendContactMessage, type ContactMessage } from "../../api/contact";
 import { isValidEmail } from "../../lib/domain";
 import { toast } from "../../lib/toast";
+import { routeMeta } from "../../lib/route-meta";
 
 type Errors = Partial<Record<keyof ContactMessage, string>>;
 
@@ -61,7 +62,7 @@ export function ContactPage() {
 
   return (
     <div className="mx-auto grid max-w-6xl gap-12 px-4 py-12 sm:px-6 sm:py-16 lg:grid-cols-[1fr_1.3fr]">
-      <PageMeta title="Contact us" description="Questions about Sitelens, a report or a plan? Send us a message and we will reply by e-mail, usually within one working day." path="/contact" />
+      <PageMeta {...routeMeta("/contact")} />
       <div>
         <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">Contact us</h1>
         <p className="mt-4 text-lg text-muted-foreground">Questions about a report, a plan or white-label for your agency? Send us a message and we will reply by e-mail, usually within one working day.</p>

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { PageMeta } from "../../components/seo/page-meta";
+import { routeMeta } from "../../lib/route-meta";
 
 const faqs = [
   { q: "Is Sitelens free?", a: "Yes: you can run 3 basic analyses a day for free, no account needed. Professional reports cost one credit ($5), and credit packs and plans lower the price per report." },
@@ -18,9 +19,7 @@ export function FaqPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16">
       <PageMeta
-        title="Frequently asked questions"
-        description="Answers about Sitelens website analysis: what is free, how long an audit takes, what reports include, how performance is measured and how sharing works."
-        path="/faq"
+        {...routeMeta("/faq")}
         structuredData={{
           "@context": "https://schema.org",
           "@type": "FAQPage",

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { Code2, FileDown, Gauge, ListChecks, Palette, Search, Share2, Users } from "lucide-react";
 import { Button } from "../../components/ui/button";
 import { PageMeta, organization } from "../../components/seo/page-meta";
+import { routeMeta } from "../../lib/route-meta";
 
 const sections = [
   {
@@ -51,9 +52,7 @@ export function FeaturesPage() {
   return (
     <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 sm:py-16">
       <PageMeta
-        title="Features — what a Sitelens audit checks"
-        description="SEO, performance, design and technical checks in one website audit, with a prioritised action plan, screenshots, PDF reports and white-label for agencies."
-        path="/features"
+        {...routeMeta("/features")}
         structuredData={{ "@context": "https://schema.org", "@type": "Service", name: "Website analysis and SEO audit", provider: organization, serviceType: "SEO audit" }}
       />
       <header className="mx-auto max-w-3xl text-center">

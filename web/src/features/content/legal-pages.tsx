@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { ProsePage } from "../../components/layout/prose-page";
 import { limits } from "../../lib/domain";
+import { routeMeta } from "../../lib/route-meta";
 
 const updated = "Last updated: 22 November 2026";
 
@@ -8,7 +9,7 @@ const updated = "Last updated: 22 November 2026";
 export function PrivacyPage() {
   return (
     <ProsePage
-      meta={{ title: "Privacy Policy", description: "What Sitelens collects when you analyse a website, why, how long we keep it and your rights.", path: "/privacy" }}
+      meta={routeMeta("/privacy")}
       title="Privacy Policy"
       lead={updated}
     >
@@ -37,7 +38,7 @@ export function PrivacyPage() {
 export function TermsPage() {
   return (
     <ProsePage
-      meta={{ title: "Terms of Service", description: "The rules for using Sitelens: fair use, credits, payments, refunds and liability.", path: "/terms" }}
+      meta={routeMeta("/terms")}
       title="Terms of Service"
       lead={updated}
     >
@@ -68,7 +69,7 @@ export function TermsPage() {
 export function CookiesPage() {
   return (
     <ProsePage
-      meta={{ title: "Cookie Policy", description: "The few cookies and browser storage items Sitelens uses, and why.", path: "/cookies" }}
+      meta={routeMeta("/cookies")}
       title="Cookie Policy"
       lead={updated}
     >

@@ -9,6 +9,7 @@ import { AnalyzeForm } from "./analyze-form";
 import { StatsCounter } from "./stats-counter";
 import { FeatureCards } from "./feature-cards";
 import { HomeHero } from "./home-hero";
+import { routeMeta } from "../../lib/route-meta";
 
 const structuredData = {
   "@context": "https://schema.org",
@@ -63,9 +64,7 @@ export function HomePage() {
   return (
     <div className="min-h-dvh bg-background">
       <PageMeta
-        title="Sitelens — free website analysis and SEO audit"
-        description="Analyse any website in seconds: SEO, design and UX, technical structure and performance scores with a prioritised action plan. Three free reports a day."
-        path="/"
+        {...routeMeta("/")}
         structuredData={structuredData}
       />
       <main id="main">

@@ -9,6 +9,7 @@ import { Switch } from "../../components/ui/switch";
 import { PageMeta, organization } from "../../components/seo/page-meta";
 import { cn } from "../../lib/cn";
 import { PricingCalculator } from "./pricing-calculator";
+import { routeMeta } from "../../lib/route-meta";
 
 const faqs = [
   {
@@ -173,9 +174,7 @@ export function PricingPage() {
   return (
     <div className="mx-auto max-w-7xl space-y-20 px-4 py-12 sm:px-6 sm:py-16">
       <PageMeta
-        title="Pricing — credit packs and plans"
-        description="Three free basic reports a day. Professional reports from $5, credit packs from $3 a credit, and plans for teams and agencies with 2 months free on annual billing."
-        path="/pricing"
+        {...routeMeta("/pricing")}
         structuredData={pricingData}
       />
       <header className="mx-auto max-w-3xl text-center">
