@@ -71,9 +71,10 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Resident memory (kB) of this process and every process whose command line names this
-/// process's Chromium profile folders.
-fn rss_kb() -> u64 {
+/// Proportional set size (kB: shared pages divided among the processes sharing them) of this
+/// process and every process whose command line names this process's Chromium profile
+/// folders. Plain RSS would count Chromium's shared libraries once per process.
+fn pss_kb() -> u64 {
     let me = std::process::id();
     let marker = format!("sitelens-chromium-{me}-");
     let mut total = 0;
@@ -89,10 +90,10 @@ fn rss_kb() -> u64 {
             if !ours {
                 continue;
             }
-            if let Ok(status) = std::fs::read_to_string(e.path().join("status")) {
+            if let Ok(status) = std::fs::read_to_string(e.path().join("smaps_rollup")) {
                 total += status
                     .lines()
-                    .find_map(|l| l.strip_prefix("VmRSS:"))
+                    .find_map(|l| l.strip_prefix("Pss:"))
                     .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
                     .unwrap_or(0);
             }
@@ -145,8 +146,56 @@ async fn main() {
             )
     })
     .await;
-    let url = site.url("/");
     let pool = pool();
+    // SITELENS_BENCH_URL=http://127.0.0.1:PORT/ measures that page once and prints the figures
+    // (for comparing with Lighthouse on the same page).
+    if let Ok(url) = std::env::var("SITELENS_BENCH_URL") {
+        // One warm-up load: the figures below come from a warm browser.
+        let _ = pool.measure(&url).await;
+        match pool.measure(&url).await {
+            Ok(r) => {
+                for (name, m, score) in [
+                    ("desktop", &r.desktop, r.desktop_score),
+                    ("mobile", &r.mobile, r.mobile_score),
+                ] {
+                    println!(
+                        "{name}: TTFB {:?} FCP {:?} LCP {:?} CLS {:.3} TBT {:.0} SI {:?} TTI {:?} bytes {:.0} requests {} score {:?}",
+                        m.time_to_first_byte,
+                        m.first_contentful_paint,
+                        m.largest_contentful_paint,
+                        m.cumulative_layout_shift,
+                        m.total_blocking_time,
+                        m.speed_index.map(f64::round),
+                        m.time_to_interactive.map(f64::round),
+                        m.transferred_bytes,
+                        m.request_count,
+                        score
+                    );
+                }
+                println!(
+                    "accessibility {:?} (failed: {:?}); best practices {:?} (failed: {:?})",
+                    r.accessibility.score,
+                    r.accessibility
+                        .audits
+                        .iter()
+                        .filter(|a| !a.passed)
+                        .map(|a| &a.id)
+                        .collect::<Vec<_>>(),
+                    r.best_practices.score,
+                    r.best_practices
+                        .audits
+                        .iter()
+                        .filter(|a| !a.passed)
+                        .map(|a| &a.id)
+                        .collect::<Vec<_>>()
+                );
+            }
+            Err(e) => eprintln!("measure failed: {e}"),
+        }
+        pool.shutdown().await;
+        return;
+    }
+    let url = site.url("/");
     let launch = Instant::now();
     if let Err(e) = pool.warm().await {
         eprintln!("no browser: {e}");
@@ -241,12 +290,12 @@ async fn main() {
     }
 
     // Ten at once through one pool (default 4 tabs: two measurements in flight).
-    let peak = Arc::new(AtomicU64::new(rss_kb()));
+    let peak = Arc::new(AtomicU64::new(pss_kb()));
     let done = Arc::new(AtomicBool::new(false));
     let (p, d) = (peak.clone(), done.clone());
     let sampler = tokio::spawn(async move {
         while !d.load(Ordering::Relaxed) {
-            p.fetch_max(rss_kb(), Ordering::Relaxed);
+            p.fetch_max(pss_kb(), Ordering::Relaxed);
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     });
@@ -269,7 +318,7 @@ async fn main() {
     done.store(true, Ordering::Relaxed);
     let _ = sampler.await;
     println!(
-        "{CONCURRENT} concurrent measurements ({} tabs): {ok} ok in {:.2} s = {:.2} per second; peak RSS (this process + chromium) {:.0} MB",
+        "{CONCURRENT} concurrent measurements ({} tabs): {ok} ok in {:.2} s = {:.2} per second; peak memory (PSS of this process + chromium) {:.0} MB",
         pool.settings().max_tabs,
         wall,
         ok as f64 / wall,

@@ -565,11 +565,9 @@ async fn record(
             if e.entry.level != LogEntryLevel::Error {
                 continue;
             }
-            // Our own refusals surface as ERR_BLOCKED_BY_CLIENT; they are reported apart. The
-            // favicon is requested by the browser itself, not by the page.
-            if e.entry.text.contains("ERR_BLOCKED_BY_CLIENT")
-                || e.entry.url.as_deref().is_some_and(is_automatic_favicon)
-            {
+            // Our own refusals surface as ERR_BLOCKED_BY_CLIENT; they are reported apart. A
+            // missing favicon counts, as in Lighthouse.
+            if e.entry.text.contains("ERR_BLOCKED_BY_CLIENT") {
                 continue;
             }
             let text = match &e.entry.url {
@@ -808,11 +806,6 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
     }
 }
 
-/// The `/favicon.ico` Chromium fetches on its own for the tab strip.
-fn is_automatic_favicon(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|u| u.path() == "/favicon.ico")
-}
-
 /// The registrable part of a host, approximated as its last two labels (IP addresses whole).
 fn site_of(host: &str) -> String {
     if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
@@ -884,7 +877,6 @@ fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) -> LabMetrics
     let counted: Vec<&NetRequest> = requests
         .iter()
         .filter(|r| !r.failed || r.transferred > 0.0)
-        .filter(|r| !(r.resource_type == "Other" && is_automatic_favicon(&r.url)))
         .collect();
     let transferred: f64 = counted.iter().map(|r| r.transferred).sum();
     let decoded: f64 = counted.iter().map(|r| r.decoded).sum();

@@ -292,3 +292,39 @@ pub fn merge_into(
     report.website_fonts = browser.fonts.clone();
     report.screenshots = screenshots;
 }
+
+/// The whole report with the browser: the HTTP analysis and the browser measurement run side
+/// by side, then the screenshots are stored and the measurement merged (Premium Optimization
+/// Suite for standard and premium reports). When the browser fails or is disabled the HTTP
+/// report is returned as it is, its estimated figures marked, with the browser's error beside
+/// it; only a failure of the HTTP analysis is an error.
+pub async fn analyze_with_browser(
+    analyzer: &crate::Analyzer,
+    pool: &super::BrowserPool,
+    blobs: &dyn BlobStore,
+    input: &str,
+    options: &crate::AnalyzeOptions,
+    progress: &(dyn Fn(crate::ProgressUpdate) + Send + Sync),
+) -> Result<(AnalysisReport, Option<super::BrowserError>), crate::AnalyzeError> {
+    let url = crate::Analyzer::validate(input)?;
+    let (report, browser) = tokio::join!(
+        analyzer.analyze(input, options, progress),
+        pool.measure(url.as_str())
+    );
+    let mut report = report?;
+    match browser {
+        Ok(browser) => {
+            let shots = match store_screenshots(&browser, blobs, &report.id).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not store the screenshots");
+                    Screenshots::default()
+                }
+            };
+            let premium = report.report_type != domain::report::ReportType::Basic;
+            merge_into(&mut report, &browser, shots, premium);
+            Ok((report, None))
+        }
+        Err(e) => Ok((report, Some(e))),
+    }
+}
