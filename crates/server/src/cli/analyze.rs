@@ -4,10 +4,12 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use analyzer::browser::{BrowserPool, merge_into};
+use analyzer::browser::merge::analyze_with_browser;
+use analyzer::browser::{BlobStore, BrowserPool};
 use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig, ProgressUpdate};
 use clap::Args;
-use domain::report::{AnalysisReport, FindingType, ReportType, Screenshots};
+use domain::report::{AnalysisReport, FindingType, ReportType};
+use futures::future::BoxFuture;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `sitelens analyze`.
@@ -25,6 +27,25 @@ pub struct AnalyzeArgs {
     /// Analyse over HTTP only, without Chromium (browser metrics are then estimated).
     #[arg(long)]
     pub no_browser: bool,
+}
+
+/// The command line keeps no screenshot files (the server stores them as blobs), so storing one
+/// is declined and the report carries no screenshot addresses.
+struct NoScreenshots;
+
+impl BlobStore for NoScreenshots {
+    fn put<'a>(
+        &'a self,
+        _key: &'a str,
+        _content_type: &'a str,
+        _bytes: &'a [u8],
+    ) -> BoxFuture<'a, std::io::Result<String>> {
+        Box::pin(async {
+            Err(std::io::Error::other(
+                "the command line keeps no screenshots",
+            ))
+        })
+    }
 }
 
 /// Run `analyze` with the configuration from the environment; exit 0 when a report was produced.
@@ -112,38 +133,39 @@ pub async fn execute(
             b.set_message(format!("{}: {}", p.step, p.message));
         }
     };
-    let result = analyzer.analyze(&args.url, &options, &on_progress).await;
-    let mut report = match result {
-        Ok(r) => r,
-        Err(e) => {
-            if let Some(b) = bar {
-                b.finish_and_clear();
-            }
-            let _ = writeln!(stderr, "error: could not analyse {}: {e}", args.url);
-            return 1;
-        }
-    };
-    if let Some(pool) = browser {
-        if let Some(b) = &bar {
-            b.set_message("Measuring in Chromium: lab metrics, design and accessibility");
-        }
-        match pool.measure(&report.url).await {
-            Ok(measured) => {
-                let premium = report.report_type == ReportType::Premium;
-                // The CLI keeps no screenshot files; the server stores them as blobs.
-                merge_into(&mut report, &measured, Screenshots::default(), premium);
-            }
-            Err(e) => {
+    // With a browser, the HTTP analysis and the Chromium measurement run side by side and
+    // are merged; a browser failure leaves the HTTP report with its estimated figures marked.
+    let result = match browser {
+        Some(pool) => analyze_with_browser(
+            analyzer,
+            pool,
+            &NoScreenshots,
+            &args.url,
+            &options,
+            &on_progress,
+        )
+        .await
+        .map(|(report, browser_error)| {
+            if let Some(e) = browser_error {
                 let _ = writeln!(
                     stderr,
                     "note: the browser measurement failed ({e}); browser metrics are estimated"
                 );
             }
-        }
-    }
+            report
+        }),
+        None => analyzer.analyze(&args.url, &options, &on_progress).await,
+    };
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: could not analyse {}: {e}", args.url);
+            return 1;
+        }
+    };
     match args.json.as_deref() {
         Some(target) => {
             let json = match serde_json::to_string_pretty(&report) {
