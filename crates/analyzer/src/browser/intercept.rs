@@ -12,6 +12,13 @@
 //! itself; a DNS answer that changes between the two lookups (rebinding) is the remaining gap,
 //! narrowed by checking the address Chromium really connected to on every response
 //! (`remoteIPAddress`, see [`crate::browser::lab`]).
+//!
+//! Traffic the `Fetch` domain does not pause is closed off separately: WebSockets fail at once
+//! (the instrumentation script replaces the constructor in every frame), service workers are
+//! hidden from the page, and WebRTC may not use non-proxied UDP. Requests made by dedicated
+//! or shared workers are not proven to be paused; the complete answer is to send Chromium
+//! through a local proxy that applies the guard when it connects (`--proxy-server`), which
+//! would also close the DNS rebinding gap.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -664,15 +664,35 @@ pub async fn run(
     guard.attach(page, true).await?;
 
     step("setup");
-    if let Err(e) = page.goto(url).await {
-        let refused = guard.refused();
-        if let Some(r) = refused
-            .iter()
-            .find(|r| r.url == url || url.starts_with(&r.url))
-        {
-            return Err(BrowserError::Refused(r.reason.clone()));
+    match tokio::time::timeout(settings.load_timeout, page.goto(url)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => {
+            let refused = guard.refused();
+            if let Some(r) = refused
+                .iter()
+                .find(|r| r.url == url || url.starts_with(&r.url))
+            {
+                return Err(BrowserError::Refused(r.reason.clone()));
+            }
+            return Err(BrowserError::Navigation(e.to_string()));
         }
-        return Err(BrowserError::Navigation(e.to_string()));
+        Err(_) => {
+            // The load event did not fire in time (a resource that never finishes): measure
+            // what is there. The page must have committed, or there is nothing to measure.
+            tracing::info!(%url, "no load event in time; measuring the page as it stands");
+            let committed: bool = page
+                .evaluate("location.href !== 'about:blank'")
+                .await
+                .ok()
+                .and_then(|v| v.into_value().ok())
+                .unwrap_or(false);
+            if !committed {
+                return Err(BrowserError::Timeout {
+                    what: "loading the page",
+                    seconds: settings.load_timeout.as_secs(),
+                });
+            }
+        }
     }
     step("load");
     settle(page, &net, settings).await;

@@ -58,6 +58,9 @@ pub struct BrowserSettings {
     pub launch_timeout: Duration,
     /// Time limit of one device run (load, settle, collect, screenshot, axe-core).
     pub page_timeout: Duration,
+    /// How long to wait for the load event; a page still loading then (a resource that never
+    /// finishes) is measured as it stands, without a load time.
+    pub load_timeout: Duration,
     /// After the load event, how long the network must stay quiet before the metrics are read.
     /// Late work (an image inserted by a timer, a layout shift) within this window is measured.
     pub quiet_window: Duration,
@@ -75,6 +78,7 @@ impl Default for BrowserSettings {
             spare_tabs: 1,
             launch_timeout: Duration::from_secs(20),
             page_timeout: Duration::from_secs(30),
+            load_timeout: Duration::from_secs(15),
             quiet_window: Duration::from_millis(200),
             max_settle: Duration::from_secs(5),
             accessibility: true,

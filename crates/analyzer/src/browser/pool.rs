@@ -54,6 +54,8 @@ const FLAGS: &[&str] = &[
     // protects a person's logged-in sites from each other; a measuring browser holds none,
     // and every measurement has its own browser context and its own guard.
     "--disable-site-isolation-trials",
+    // WebRTC could otherwise reach local addresses around the request interception.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--disable-features=IsolateOrigins,site-per-process,ProactivelySwapBrowsingInstance,Translate,MediaRouter,OptimizationHints",
 ];
 

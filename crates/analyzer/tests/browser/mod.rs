@@ -336,12 +336,28 @@ async fn axe_core_violations_become_lighthouse_audits() {
 
 #[tokio::test]
 async fn browser_requests_to_private_addresses_are_refused() {
+    // A WebSocket server on the exempt address: the page must not reach it either.
+    let ws = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let ws_port = ws.local_addr().expect("addr").port().to_string();
+    let ws_connections = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = ws_connections.clone();
+    tokio::spawn(async move {
+        while let Ok((_stream, _)) = ws.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
     let site = TestServer::start(|base| {
         let port = base.rsplit(':').next().unwrap_or("80").to_owned();
         Site::new()
             .route(
                 "/",
-                Reply::html(fixture("browser/ssrf.html", base).replace("{{port}}", &port)),
+                Reply::html(
+                    fixture("browser/ssrf.html", base)
+                        .replace("{{port}}", &port)
+                        .replace("{{wsport}}", &ws_port),
+                ),
             )
             .route(
                 "/allowed.svg",
@@ -377,12 +393,55 @@ async fn browser_requests_to_private_addresses_are_refused() {
             .any(|h| h.contains("loopback") || h.contains("internal"))
     );
 
+    assert_eq!(
+        ws_connections.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "the WebSocket must be blocked"
+    );
+
     // A page on a refused address is not loaded at all.
     let err = pool
         .measure(&format!("http://127.0.0.2:{port}/"))
         .await
         .expect_err("a loopback address other than the exempt one must be refused");
     assert!(matches!(err, BrowserError::Refused(_)), "{err}");
+    pool.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_page_whose_load_never_ends_is_measured_as_it_stands() {
+    // A server that accepts and never answers: the image keeps the load event from firing.
+    let hang = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let hang_port = hang.local_addr().expect("addr").port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = hang.accept().await {
+            held.push(stream);
+        }
+    });
+    let site = TestServer::start(move |_| {
+        Site::new().route(
+            "/",
+            Reply::html(format!(
+                "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Never loads</title></head>\
+                 <body><h1>Visible at once</h1><img src=\"http://127.0.0.1:{hang_port}/slow.png\" alt=\"slow\"></body></html>"
+            )),
+        )
+    })
+    .await;
+    let mut s = settings();
+    s.load_timeout = std::time::Duration::from_secs(1);
+    s.max_settle = std::time::Duration::from_secs(1);
+    let pool = BrowserPool::new(s, guard());
+    let r = measure(&pool, &site.url("/")).await;
+    assert!(r.desktop.first_contentful_paint.is_some());
+    assert_eq!(r.desktop.load_time, None, "the load event never fired");
+    assert_eq!(
+        png_dimensions(r.screenshots.desktop.as_deref().unwrap_or_default()),
+        Some((1280, 800))
+    );
     pool.shutdown().await;
 }
 
