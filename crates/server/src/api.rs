@@ -251,14 +251,7 @@ pub async fn get_result(
     let body = match state.results.get(&id) {
         Some(body) => body,
         None => {
-            let row = store::results::get_result(&state.db, id)
-                .await
-                .map_err(|e| match e {
-                    store::StoreError::NotFound => {
-                        AppError::NotFound("analysis not found".to_owned())
-                    }
-                    other => other.into(),
-                })?;
+            let row = find_result(&state, id).await?;
             let report = reports::from_row(row)?;
             let json = serde_json::to_vec(&domain::report::ResultResponse {
                 success: true,
@@ -317,15 +310,41 @@ pub async fn check_trial_eligibility() -> AppError {
     AppError::Unauthorized("sign in to check free trial eligibility".to_owned())
 }
 
+/// The stored result with this id, or the result of the analysis with this id: a client that
+/// only knows its analysis id (its progress stream was lost) can still open the report.
+async fn find_result(
+    state: &AppState,
+    id: Uuid,
+) -> AppResult<store::entity::analysis_results::Model> {
+    match store::results::get_result(&state.db, id).await {
+        Ok(row) => return Ok(row),
+        Err(store::StoreError::NotFound) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let job = match store::jobs::get_job(&state.db, id).await {
+        Ok(job) => job,
+        Err(store::StoreError::NotFound) => {
+            return Err(AppError::NotFound("analysis not found".to_owned()));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match (job.job_status(), job.result_id) {
+        (Some(JobStatus::Complete), Some(result_id)) => {
+            Ok(store::results::get_result(&state.db, result_id).await?)
+        }
+        (Some(JobStatus::Failed), _) => Err(AppError::NotFound(
+            job.error
+                .unwrap_or_else(|| "the analysis failed".to_owned()),
+        )),
+        _ => Err(AppError::NotFound(
+            "the analysis is not finished yet".to_owned(),
+        )),
+    }
+}
+
 async fn load_report(state: &AppState, id: &str) -> AppResult<domain::report::AnalysisReport> {
     let id = parse_id(id, "report")?;
-    let row = store::results::get_result(&state.db, id)
-        .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => AppError::NotFound("report not found".to_owned()),
-            other => other.into(),
-        })?;
-    reports::from_row(row)
+    reports::from_row(find_result(state, id).await?)
 }
 
 fn pdf_response(state: &AppState, report: &domain::report::AnalysisReport) -> AppResult<Response> {

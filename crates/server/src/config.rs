@@ -81,7 +81,7 @@ pub struct Config {
     /// `SITELENS_CHROMIUM`: browser path, or `off` (default `/usr/bin/chromium`).
     pub chromium: String,
     /// `SITELENS_PUBLIC_URL`: the site's public address, for canonical links and share links
-    /// (default `http://{bind}`).
+    /// (default: empty, meaning `http://{the bound address}`, filled in by [`crate::start`]).
     pub public_url: String,
     /// `SITELENS_HEARTBEAT_TIMEOUT_SECS`: a running job whose worker is silent this long is
     /// recovered (default 60).
@@ -150,14 +150,17 @@ impl Config {
                 },
             )?),
         };
+        // Empty means "the address we listen on", filled in once the port is bound.
         let public_url = var("SITELENS_PUBLIC_URL")
-            .unwrap_or_else(|| format!("http://{bind}"))
+            .unwrap_or_default()
             .trim_end_matches('/')
             .to_owned();
-        url::Url::parse(&public_url).map_err(|e| ConfigError {
-            name: "SITELENS_PUBLIC_URL",
-            message: format!("not a URL ({e})"),
-        })?;
+        if !public_url.is_empty() {
+            url::Url::parse(&public_url).map_err(|e| ConfigError {
+                name: "SITELENS_PUBLIC_URL",
+                message: format!("not a URL ({e})"),
+            })?;
+        }
         Ok(Self {
             database_url: var("SITELENS_DATABASE_URL")
                 .unwrap_or_else(|| "sqlite://data/sitelens.sqlite?mode=rwc".to_owned()),

@@ -96,11 +96,22 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     }
     std::fs::create_dir_all(config.data_dir.join("blobs"))?;
     let db = store::connect(&config.database_url).await?;
+    let mut config = config;
+    // Bind first, so the public address can default to the port really bound.
+    let listener = match roles.web {
+        true => Some(tokio::net::TcpListener::bind(config.bind).await?),
+        false => None,
+    };
+    let addr = listener.as_ref().map(|l| l.local_addr()).transpose()?;
+    if config.public_url.is_empty()
+        && let Some(a) = addr
+    {
+        config.public_url = format!("http://{a}");
+    }
     let state = app::state(db.clone(), config.clone());
     state.hub.listen();
     let (stop, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
-    let mut addr = None;
 
     if roles.worker {
         let worker = worker::Worker {
@@ -113,9 +124,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         };
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
     }
-    if roles.web {
-        let listener = tokio::net::TcpListener::bind(config.bind).await?;
-        addr = Some(listener.local_addr()?);
+    if let Some(listener) = listener {
         let router = app::router(state);
         let mut rx = stop_rx.clone();
         tasks.push(tokio::spawn(async move {

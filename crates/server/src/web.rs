@@ -3,6 +3,7 @@
 //! crawlers that run no JavaScript see them), HTTP 404 for unknown paths, and our own
 //! `robots.txt` and `sitemap.xml`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use axum::extract::{Query, State};
@@ -12,22 +13,46 @@ use serde::Deserialize;
 
 use crate::state::AppState;
 
+/// A public page's title and description, as the web app defines them in
+/// `src/route-meta.json` (copied to the build), so both sides show the same head.
+#[derive(Debug, Clone, Deserialize)]
+struct PageMeta {
+    title: String,
+    description: String,
+}
+
 /// The built web app.
 pub struct WebApp {
     dir: PathBuf,
     index: Option<String>,
+    /// `home.html`: the app with the home hero pre-rendered, served for `/` and `/home`.
+    home: Option<String>,
+    meta: HashMap<String, PageMeta>,
 }
 
 impl WebApp {
-    /// Loads `index.html` from `dir` (the app may be missing: then pages say how to build it).
+    /// Loads `index.html`, `home.html` and `route-meta.json` from `dir` (the app may be
+    /// missing: then pages say how to build it).
     pub fn load(dir: &Path) -> Self {
         let index = std::fs::read_to_string(dir.join("index.html")).ok();
         if index.is_none() {
             tracing::warn!(dir = %dir.display(), "web app not built: run `just web`");
         }
+        let meta = std::fs::read_to_string(dir.join("route-meta.json"))
+            .ok()
+            .and_then(|text| match serde_json::from_str(&text) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    tracing::warn!(error = %e, "route-meta.json is unreadable; default heads are used");
+                    None
+                }
+            })
+            .unwrap_or_default();
         Self {
             dir: dir.to_owned(),
             index,
+            home: std::fs::read_to_string(dir.join("home.html")).ok(),
+            meta,
         }
     }
 
@@ -44,44 +69,53 @@ struct Head {
     index: bool,
 }
 
+/// Titles and descriptions of the routes the app does not list in its route-meta.json.
+const DEFAULT_DESCRIPTION: &str = "Analyse any website in seconds: SEO, design and UX, technical structure and performance scores with a prioritised action plan.";
+
+fn full_title(title: &str) -> String {
+    if title.contains("Sitelens") {
+        title.to_owned()
+    } else {
+        format!("{title} | Sitelens")
+    }
+}
+
 /// What a route is, by path. `None`: not a route of the app (HTTP 404). Routes of the table
 /// whose screens later issues build are treated as unknown until then.
-fn route_head(path: &str) -> Option<Head> {
-    let page = |title: &str, description: &str| {
-        Some(Head {
-            title: format!("{title} | Sitelens"),
-            description: description.to_owned(),
-            index: true,
-        })
+fn route_head(web: &WebApp, path: &str) -> Option<Head> {
+    let path = match path.trim_end_matches('/') {
+        "" | "/home" => "/",
+        p => p,
     };
+    if let Some(m) = web.meta.get(path) {
+        return Some(Head {
+            title: full_title(&m.title),
+            description: m.description.clone(),
+            index: true,
+        });
+    }
     let hidden = |title: &str, description: &str| {
         Some(Head {
-            title: format!("{title} | Sitelens"),
+            title: full_title(title),
             description: description.to_owned(),
             index: false,
         })
     };
-    let path = path.trim_end_matches('/');
     match path {
-        "" | "/home" => Some(Head {
-            title: "Sitelens — AI-powered website analysis and SEO audit".to_owned(),
-            description: "Analyse any website in seconds: an overall score, SEO, design & UX, technical structure, performance and a prioritised action plan.".to_owned(),
-            index: path.is_empty(),
+        "/" => Some(Head {
+            title: "Sitelens — website analysis and SEO audit".to_owned(),
+            description: DEFAULT_DESCRIPTION.to_owned(),
+            index: true,
         }),
-        "/pricing" => page("Pricing", "Free basic reports, credits from $5, credit packs and plans for businesses and agencies."),
-        "/features" => page("Features", "What a Sitelens report checks: SEO, design and UX, technical structure, performance and an action plan."),
-        "/about" => page("About", "Why we build Sitelens: honest, measured website analysis you can host yourself."),
-        "/faq" => page("FAQ", "Answers about Sitelens reports, credits, plans, privacy and self-hosting."),
-        "/contact" => page("Contact", "Questions, feedback or a custom plan: write to the Sitelens team."),
-        "/coming-soon" => page("Advanced Website Analysis Platform", "Intelligent analysis, performance insights, SEO analysis and design evaluation."),
-        "/privacy" => page("Privacy Policy", "What Sitelens stores, why, and for how long."),
-        "/terms" => page("Terms of Service", "The terms for using Sitelens."),
-        "/cookies" => page("Cookie Policy", "The cookies and local storage Sitelens uses."),
         "/analyzing" => hidden("Analyzing your website", "Your website is being analysed."),
-        "/results" => hidden("Website Analysis Results", "A Sitelens website analysis report."),
-        p if p.starts_with("/results/") && p.matches('/').count() == 2 => {
-            hidden("Website Analysis Results", "A Sitelens website analysis report.")
-        }
+        "/results" => hidden(
+            "Website Analysis Results",
+            "A Sitelens website analysis report.",
+        ),
+        p if p.starts_with("/results/") && p.matches('/').count() == 2 => hidden(
+            "Website Analysis Results",
+            "A Sitelens website analysis report.",
+        ),
         _ => None,
     }
 }
@@ -157,8 +191,11 @@ pub async fn spa(
     Query(q): Query<ResultsQuery>,
 ) -> Response {
     let path = uri.path();
-    // A file of the build (favicon, manifest, images) is served as it is.
-    if path.len() > 1 && !path.contains("..") {
+    // A public file of the build (favicon, images) is served as it is. Hidden folders (the
+    // bundler's `.vite` manifest) and the templates this handler renders are not files to serve.
+    let internal = matches!(path, "/index.html" | "/home.html" | "/route-meta.json")
+        || path.split('/').any(|seg| seg.starts_with('.'));
+    if path.len() > 1 && !internal {
         let file = state.web.dir().join(path.trim_start_matches('/'));
         if file.is_file() {
             let mut res = tower_http::services::ServeFile::new(file)
@@ -180,7 +217,7 @@ pub async fn spa(
         )
             .into_response();
     };
-    let (status, mut head) = match route_head(path) {
+    let (status, mut head) = match route_head(&state.web, path) {
         Some(head) => (StatusCode::OK, head),
         None => (
             StatusCode::NOT_FOUND,
@@ -207,7 +244,12 @@ pub async fn spa(
         state.config.public_url,
         if path == "/home" { "/" } else { path }
     );
-    let html = render(index, &head, &canonical);
+    let is_home = matches!(path.trim_end_matches('/'), "" | "/home");
+    let template = match (&state.web.home, is_home) {
+        (Some(home), true) => home.as_str(),
+        _ => index,
+    };
+    let html = render(template, &head, &canonical);
     (
         status,
         [(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))],
@@ -264,18 +306,22 @@ mod tests {
     #[test]
     fn head_replaces_the_template_title() {
         let index = "<html><head><title>Old</title><meta name=\"description\" content=\"old\" /></head><body></body></html>";
-        let head = route_head("/pricing").expect("pricing is a route");
+        let web = WebApp::load(Path::new("/nonexistent"));
+        let head = route_head(&web, "/results").expect("results is a route");
         let html = render(index, &head, "https://example.com/pricing");
         assert!(!html.contains("<title>Old</title>"));
         assert!(!html.contains("content=\"old\""));
-        assert!(html.contains("<title>Pricing | Sitelens</title>"));
+        assert!(html.contains("<title>Website Analysis Results | Sitelens</title>"));
+        assert!(html.contains("noindex, nofollow"));
         assert!(html.contains("<link rel=\"canonical\" href=\"https://example.com/pricing\" />"));
     }
 
     #[test]
     fn unknown_and_unbuilt_routes_are_not_found() {
-        assert!(route_head("/nope").is_none());
-        assert!(route_head("/dashboard").is_none());
-        assert!(route_head("/results/abc").is_some_and(|h| !h.index));
+        let web = WebApp::load(Path::new("/nonexistent"));
+        assert!(route_head(&web, "/nope").is_none());
+        assert!(route_head(&web, "/dashboard").is_none());
+        assert!(route_head(&web, "/results/abc").is_some_and(|h| !h.index));
+        assert!(route_head(&web, "/home").is_some_and(|h| h.index));
     }
 }

@@ -138,6 +138,9 @@ impl Worker {
                 }
                 for id in &r.failed {
                     tracing::warn!(job = %id, "analysis interrupted twice: failed");
+                    if let Ok(job) = store::jobs::get_job(&self.db, *id).await {
+                        refund_free(&self.db, &job).await;
+                    }
                     self.hub
                         .publish(event(
                             *id,
@@ -250,24 +253,28 @@ impl Worker {
                     }
                     Err(e) => {
                         tracing::error!(job = %id, error = %e, "storing the report failed");
-                        self.fail(id, "The report could not be saved. Please try again.")
+                        self.fail(&job, "The report could not be saved. Please try again.")
                             .await;
                     }
                 }
             }
             Err(e) => {
                 tracing::info!(job = %id, error = %e, "analysis failed");
-                self.fail(id, &format!("We could not analyse this website: {e}"))
+                self.fail(&job, &format!("We could not analyse this website: {e}"))
                     .await;
             }
         }
     }
 
-    async fn fail(&self, id: Uuid, message: &str) {
+    /// Marks the job failed, gives a free analysis back to its visitor (a failure costs
+    /// nothing), and tells the stream.
+    async fn fail(&self, job: &analysis_jobs::Model, message: &str) {
+        let id = job.id;
         if let Err(e) = store::jobs::fail_job(&self.db, id, &self.id, message).await {
             tracing::warn!(job = %id, error = %e, "could not mark the job failed");
             return;
         }
+        refund_free(&self.db, job).await;
         self.hub
             .publish(event(
                 id,
@@ -277,5 +284,17 @@ impl Worker {
                 message.to_owned(),
             ))
             .await;
+    }
+}
+
+/// Returns the free analysis a failed anonymous basic job used.
+async fn refund_free(db: &store::DatabaseConnection, job: &analysis_jobs::Model) {
+    if job.tier != "basic" || job.requester_user_id.is_some() {
+        return;
+    }
+    if let Some(ip) = &job.requester_ip
+        && let Err(e) = store::allowance::refund_free_analysis(db, ip, job.created_at).await
+    {
+        tracing::warn!(job = %job.id, error = %e, "free analysis not given back");
     }
 }

@@ -110,3 +110,20 @@ async fn free_analyses_used_on<C: ConnectionTrait>(
         .await?;
     Ok(row.map_or(0, |r| u32::try_from(r.used).unwrap_or(0)))
 }
+
+/// Gives back one free analysis of `ip_address` on the UTC day of `at`, for an analysis that
+/// could not be made (the site was unreachable, or the analysis was interrupted): a visitor
+/// loses nothing for a failure. Never goes below zero; returns whether one was given back.
+pub async fn refund_free_analysis(
+    db: &DatabaseConnection,
+    ip_address: &str,
+    at: DateTime<Utc>,
+) -> StoreResult<bool> {
+    let updated = exec(
+        db,
+        "UPDATE ip_daily_usage SET used = used - 1 WHERE ip_address = ? AND day = ? AND used > 0",
+        vec![ip_address.into(), utc_day(at).into()],
+    )
+    .await?;
+    Ok(updated.rows_affected() == 1)
+}

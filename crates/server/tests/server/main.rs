@@ -51,6 +51,11 @@ async fn journey(engine: Engine) {
     assert_eq!(done["progress"], 100);
     let result_id = done["resultId"].as_str().expect("resultId").to_owned();
 
+    // The analysis id opens the same report (for clients that lost their stream).
+    let by_analysis = app.get(&format!("/api/results/{id}")).await;
+    assert_eq!(by_analysis.status, 200, "{}", by_analysis.json);
+    assert_eq!(by_analysis.json["data"]["id"], result_id.as_str());
+
     let res = app.get(&format!("/api/results/{result_id}")).await;
     assert_eq!(res.status, 200);
     assert_eq!(res.json["success"], true);
@@ -300,6 +305,11 @@ async fn unreachable_site_reports_an_error() {
             .as_str()
             .is_some_and(|m| m.starts_with("We could not analyse this website"))
     );
+    // A failure costs the visitor nothing: three more free analyses are still allowed today.
+    let body = json!({"url": format!("http://127.0.0.1:{port}/again")});
+    for _ in 0..3 {
+        assert_eq!(app.post_json("/api/analyze", &body).await.status, 200);
+    }
     app.running.shutdown().await;
     db.drop_db().await;
 }
@@ -349,6 +359,19 @@ async fn web_routes_heads_and_headers() {
         "max-age=31536000; includeSubDomains"
     );
     assert!(headers.contains_key("x-request-id"));
+
+    let (status, _, html) = page("/").await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("Pre-rendered hero"),
+        "the home page uses home.html"
+    );
+    assert!(html.contains("<title>Sitelens — test home</title>"));
+    for hidden in ["/.vite/manifest.json", "/route-meta.json", "/home.html"] {
+        let (status, _, body) = page(hidden).await;
+        assert_eq!(status, 404, "{hidden}");
+        assert!(!body.contains("\"secret\""), "{hidden}");
+    }
 
     let (status, _, html) = page("/no/such/page").await;
     assert_eq!(status, 404);

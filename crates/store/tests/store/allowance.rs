@@ -104,3 +104,45 @@ both!(
         );
     }
 );
+
+both!(
+    a_refund_gives_one_analysis_back_and_never_goes_below_zero,
+    |db, engine| {
+        use store::allowance::refund_free_analysis;
+        let at = Utc
+            .with_ymd_and_hms(2026, 11, 22, 9, 0, 0)
+            .single()
+            .expect("time");
+        let ip = "198.51.100.9";
+        assert!(
+            !refund_free_analysis(&db, ip, at).await.expect("refund"),
+            "{engine:?}: nothing to refund yet"
+        );
+        for _ in 0..3 {
+            record_free_analysis(&db, ip, "https://a.example/", at, 3)
+                .await
+                .expect("record");
+        }
+        assert_eq!(
+            record_free_analysis(&db, ip, "https://a.example/", at, 3)
+                .await
+                .expect("record"),
+            FreeAnalysis::LimitReached
+        );
+        assert!(refund_free_analysis(&db, ip, at).await.expect("refund"));
+        assert_eq!(free_analyses_used(&db, ip, at).await.expect("used"), 2);
+        assert!(matches!(
+            record_free_analysis(&db, ip, "https://b.example/", at, 3)
+                .await
+                .expect("record"),
+            FreeAnalysis::Allowed { used: 3 }
+        ));
+        // A refund on another day touches nothing of this day.
+        assert!(
+            !refund_free_analysis(&db, ip, at + Duration::days(1))
+                .await
+                .expect("refund")
+        );
+        assert_eq!(free_analyses_used(&db, ip, at).await.expect("used"), 3);
+    }
+);
