@@ -8,6 +8,7 @@ pub mod api;
 pub mod app;
 pub mod config;
 pub mod error;
+pub mod graph;
 pub mod hub;
 pub mod pdf;
 pub mod reports;
@@ -80,13 +81,15 @@ async fn shutdown_signal() {
     }
 }
 
-/// The analyzer as configured for this process.
-pub fn analyzer(config: &Config) -> anyhow::Result<Analyzer> {
+/// The analyzer as configured for this process, with authority evidence kept in `db`.
+pub fn analyzer(config: &Config, db: &store::DatabaseConnection) -> anyhow::Result<Analyzer> {
     let analyzer_config = AnalyzerConfig {
         allow_private_targets: config.allow_private_targets,
         ..AnalyzerConfig::default()
     };
-    Ok(Analyzer::new(analyzer_config)?)
+    let graph = std::sync::Arc::new(graph::StoreLinkGraph::new(db.clone()));
+    Ok(Analyzer::new(analyzer_config)?
+        .with_authority(std::sync::Arc::new(analyzer::GraphAuthority::new(graph))))
 }
 
 /// Connects (running migrations), then starts the chosen roles.
@@ -116,7 +119,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     if roles.worker {
         let worker = worker::Worker {
             db: db.clone(),
-            analyzer: analyzer(&config)?,
+            analyzer: analyzer(&config, &db)?,
             hub: state.hub.clone(),
             id: worker::Worker::new_id(),
             concurrency: config.workers,

@@ -421,3 +421,56 @@ pub fn assert_error_shape(body: &Value, context: &str) {
     assert!(!msg.is_empty(), "{context}: empty error");
     assert_ne!(msg, "Internal Server Error", "{context}");
 }
+
+/// The store-backed link graph keeps what the analyzer records, on both engines.
+async fn link_graph(engine: Engine) {
+    use analyzer::LinkGraph;
+    use analyzer::authority::OutLink;
+    let Some(db) = TestDb::create(engine).await else {
+        return;
+    };
+    let conn = store::connect(&db.url).await.expect("connect");
+    let graph = server::graph::StoreLinkGraph::new(conn.clone());
+    let link = |to: &str, nofollow| OutLink {
+        to_url: to.to_owned(),
+        nofollow,
+    };
+    graph
+        .record_page(
+            "https://blog.example/post",
+            &[
+                link("https://shop.example/", false),
+                link("https://ads.example/", true),
+            ],
+        )
+        .await
+        .expect("record");
+    graph
+        .record_page(
+            "https://news.example/",
+            &[link("https://shop.example/item", false)],
+        )
+        .await
+        .expect("record");
+    let into = graph.edges_into("shop.example").await.expect("edges");
+    assert_eq!(into.len(), 2, "{engine:?}: {into:?}");
+    let mut hosts = graph.host_edges().await.expect("host edges");
+    hosts.sort();
+    assert_eq!(
+        hosts,
+        vec![
+            ("blog.example".to_owned(), "shop.example".to_owned()),
+            ("news.example".to_owned(), "shop.example".to_owned())
+        ],
+        "nofollow links carry no authority"
+    );
+    let stats = graph.stats().await.expect("stats");
+    assert_eq!((stats.pages, stats.domains), (2, 2));
+    conn.close().await.expect("close");
+    db.drop_db().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn link_graph_is_stored_on_both_engines() {
+    each_engine(link_graph).await;
+}
