@@ -47,6 +47,7 @@ lint: wasm
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p domain-wasm --target wasm32-unknown-unknown --locked -- -D warnings
     cd web && npx tsc -b && npx eslint --max-warnings 0 .
+    cd e2e && ../web/node_modules/.bin/tsc -p .
 
 # Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, e2e.
 test: lint && e2e
@@ -63,7 +64,11 @@ bench: wasm
     cargo bench -p domain --bench domain -- --noplot
     @just wasm-size
     cargo bench -p store --bench store -- --noplot
+    cargo bench -p analyzer --bench analyzer
+    cargo bench -p analyzer --bench browser
     cargo bench -p server --bench load
+    cd web && node scripts/budget.mjs
+    cd e2e && node lighthouse.mjs
 
 # Print the wasm package size, raw and gzipped (goal: at most 150 KB gzipped).
 wasm-size:
