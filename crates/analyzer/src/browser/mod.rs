@@ -61,8 +61,11 @@ pub struct BrowserSettings {
     /// How long to wait for the load event; a page still loading then (a resource that never
     /// finishes) is measured as it stands, without a load time.
     pub load_timeout: Duration,
-    /// After the load event, how long the network must stay quiet before the metrics are read.
-    /// Late work (an image inserted by a timer, a layout shift) within this window is measured.
+    /// After the load event, how long the network must stay quiet before the metrics are read
+    /// (default 100 ms). Late work (an image inserted by a timer, a layout shift) within this
+    /// window is measured; work started by the page's first paint or by a long task is waited
+    /// for as well (see `lab::settle`). Lighthouse waits a full second of quiet; this window
+    /// is what keeps a measurement within a few bare navigations.
     pub quiet_window: Duration,
     /// Upper bound of the wait for a quiet network after the load event.
     pub max_settle: Duration,
@@ -79,7 +82,7 @@ impl Default for BrowserSettings {
             launch_timeout: Duration::from_secs(20),
             page_timeout: Duration::from_secs(30),
             load_timeout: Duration::from_secs(15),
-            quiet_window: Duration::from_millis(200),
+            quiet_window: Duration::from_millis(100),
             max_settle: Duration::from_secs(5),
             accessibility: true,
         }
