@@ -98,6 +98,15 @@ async () => {
     charsetIndex = Array.prototype.indexOf.call(document.head.children, metaCharset);
   }
   const viewport = document.querySelector('meta[name="viewport" i]');
+  // Inputs that cancel a paste (Lighthouse's paste-preventing-inputs): a paste event is sent to
+  // each, as Lighthouse does, and a cancelled one is counted.
+  let pastePrevented = 0;
+  const fields = document.querySelectorAll('input:not([type="hidden"]):not([readonly]), textarea:not([readonly])');
+  for (let i = 0; i < fields.length && i < 200; i++) {
+    const e = new ClipboardEvent('paste', { bubbles: true, cancelable: true });
+    fields[i].dispatchEvent(e);
+    if (e.defaultPrevented) pastePrevented++;
+  }
   return JSON.stringify({
     paints: s.paints,
     lcp: s.lcp,
@@ -128,6 +137,9 @@ async () => {
     metaCharsetIndex: charsetIndex,
     viewport: viewport ? viewport.getAttribute('content') || '' : null,
     secureContext: window.isSecureContext,
+    geolocationOnStart: !!s.geolocation,
+    notificationOnStart: !!s.notification,
+    pastePrevented,
     protocol: location.protocol,
     finalUrl: location.href,
     title: document.title,

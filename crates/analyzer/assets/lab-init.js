@@ -31,6 +31,29 @@
   }
   Object.assign(BlockedWebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
   window.WebSocket = BlockedWebSocket;
+  // Permission requests while the page loads (Lighthouse's geolocation-on-start and
+  // notification-on-start): recorded, then passed on unchanged.
+  try {
+    const geo = navigator.geolocation;
+    if (geo) {
+      for (const name of ['getCurrentPosition', 'watchPosition']) {
+        const original = geo[name].bind(geo);
+        geo[name] = (...args) => {
+          s.geolocation = true;
+          return original(...args);
+        };
+      }
+    }
+    if (window.Notification && Notification.requestPermission) {
+      const original = Notification.requestPermission.bind(Notification);
+      Notification.requestPermission = (...args) => {
+        s.notification = true;
+        return original(...args);
+      };
+    }
+  } catch (_) {
+    /* leave the page's APIs alone */
+  }
   // Service workers fetch outside the page's request interception: the measured page runs
   // without them, as a first visit does (feature detection sees no support).
   try {

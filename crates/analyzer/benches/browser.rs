@@ -173,6 +173,15 @@ async fn main() {
                     );
                 }
                 println!(
+                    "accessibility passes: {:?}",
+                    r.accessibility
+                        .audits
+                        .iter()
+                        .filter(|a| a.passed && a.weight > 0.0)
+                        .map(|a| (&a.id, a.weight))
+                        .collect::<Vec<_>>()
+                );
+                println!(
                     "accessibility {:?} (failed: {:?}); best practices {:?} (failed: {:?})",
                     r.accessibility.score,
                     r.accessibility

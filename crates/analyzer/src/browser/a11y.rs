@@ -248,7 +248,17 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
         }
     };
     let mut audits: Vec<AuditOutcome> = Vec::new();
-    for id in &r.passes {
+    // As Lighthouse scores axe-core: a rule fails when any element violates it (axe-core may
+    // list the same rule under passes too), and a rule axe-core could not decide
+    // ("incomplete") counts as passed.
+    let violated = |id: &String| r.violations.iter().any(|v| &v.id == id);
+    let mut passes: Vec<String> = Vec::new();
+    for id in r.passes.iter().chain(&r.incomplete) {
+        if !violated(id) && !passes.contains(id) {
+            passes.push(id.clone());
+        }
+    }
+    for id in &passes {
         audits.push(AuditOutcome {
             id: id.clone(),
             passed: true,
@@ -288,7 +298,7 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
             audit: Some(v.id.clone()),
         });
     }
-    let passed = r.passes.iter().filter(|p| weight(p) > 0.0).count();
+    let passed = passes.iter().filter(|p| weight(p) > 0.0).count();
     if passed > 0 {
         findings.push(Finding {
             id: "a11y.passed".to_owned(),
@@ -297,7 +307,7 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
             description: format!(
                 "axe-core {} found no problem with: {}.",
                 r.version,
-                r.passes
+                passes
                     .iter()
                     .filter(|p| weight(p) > 0.0)
                     .cloned()

@@ -207,7 +207,10 @@ impl LabMetrics {
 
     /// Bytes the image changes would save.
     pub fn image_savings(&self) -> f64 {
-        self.images.iter().map(|i| i.wasted_bytes).sum()
+        self.images
+            .iter()
+            .map(|i| i.wasted_bytes)
+            .fold(0.0, |a, b| a + b)
     }
 }
 
@@ -238,6 +241,12 @@ pub struct Collected {
     pub secure_context: bool,
     /// `location.protocol`.
     pub protocol: String,
+    /// The page asked for the position while loading.
+    pub geolocation_on_start: bool,
+    /// The page asked to show notifications while loading.
+    pub notification_on_start: bool,
+    /// Inputs that cancel a paste.
+    pub paste_prevented: u32,
     /// `location.href`.
     pub final_url: String,
     /// `document.title`.
@@ -347,6 +356,8 @@ pub struct PageLog {
     pub issues: Vec<String>,
     /// Subresources loaded over http on an https page.
     pub mixed_content: Vec<String>,
+    /// Cookies Chromium flags for the third-party cookie phase-out.
+    pub third_party_cookies: u32,
 }
 
 /// Everything one device run produced.
@@ -598,6 +609,15 @@ async fn record(
                             l.mixed_content.push(d.insecure_url.clone());
                         }
                         l.issues.push("MixedContentIssue".to_owned());
+                    }
+                    InspectorIssueCode::CookieIssue => {
+                        let details = serde_json::to_string(&e.issue.details.cookie_issue_details)
+                            .unwrap_or_default();
+                        if details.contains("ThirdPartyPhaseout") {
+                            l.third_party_cookies += 1;
+                        } else {
+                            l.issues.push("CookieIssue".to_owned());
+                        }
                     }
                     ref other => l.issues.push(cdp_name(other)),
                 }
@@ -879,7 +899,7 @@ pub fn total_blocking_time(fcp: f64, tasks: &[(f64, f64)]) -> f64 {
             let clipped = (end - start.max(fcp)).max(0.0);
             (clipped - 50.0).max(0.0)
         })
-        .sum()
+        .fold(0.0, |a, b| a + b)
 }
 
 fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) -> LabMetrics {
@@ -898,8 +918,11 @@ fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) -> LabMetrics
         .iter()
         .filter(|r| !r.failed || r.transferred > 0.0)
         .collect();
-    let transferred: f64 = counted.iter().map(|r| r.transferred).sum();
-    let decoded: f64 = counted.iter().map(|r| r.decoded).sum();
+    let transferred: f64 = counted
+        .iter()
+        .map(|r| r.transferred)
+        .fold(0.0, |a, b| a + b);
+    let decoded: f64 = counted.iter().map(|r| r.decoded).fold(0.0, |a, b| a + b);
 
     let mut types: BTreeMap<String, TypeBreakdown> = BTreeMap::new();
     let mut third = ThirdParty::default();

@@ -1,8 +1,7 @@
 //! Best practices as the browser saw them, as Lighthouse audits with Lighthouse 12.8's weights
-//! (`is-on-https` 5, `deprecations` 5, the others 1). Audits Sitelens does not measure
-//! (`third-party-cookies`, `geolocation-on-start`, `notification-on-start`,
-//! `paste-preventing-inputs`, `redirects-http`) are left out of the score, as Lighthouse leaves
-//! out audits that do not apply.
+//! (`is-on-https`, `deprecations` and `third-party-cookies` 5, `paste-preventing-inputs` 3,
+//! the others 1). `redirects-http` needs a second, plain-http load and is left out of the
+//! score, as Lighthouse leaves out audits that do not apply.
 
 use domain::report::{Finding, FindingType};
 
@@ -144,6 +143,63 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             format!("Issue kinds: {}.", list(&log.issues))
         },
         "Open the Issues panel of Chrome DevTools and resolve each issue.",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "third-party-cookies",
+        5.0,
+        log.third_party_cookies == 0,
+        if log.third_party_cookies == 0 {
+            "No third-party cookies".into()
+        } else {
+            format!("{} third-party cookie(s)", log.third_party_cookies)
+        },
+        "Browsers are phasing out cookies set in a third-party context.".into(),
+        "Replace third-party cookies with first-party storage or partitioned cookies (CHIPS).",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "geolocation-on-start",
+        1.0,
+        !c.geolocation_on_start,
+        if c.geolocation_on_start {
+            "Asks for the location on load".into()
+        } else {
+            "No location request on load".into()
+        },
+        "Asking for the position before the visitor does anything is distrusted and often refused."
+            .into(),
+        "Ask for the location only after a visitor action that needs it.",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "notification-on-start",
+        1.0,
+        !c.notification_on_start,
+        if c.notification_on_start { "Asks to send notifications on load".into() } else { "No notification request on load".into() },
+        "Asking to send notifications before the visitor does anything is distrusted and often refused.".into(),
+        "Offer notifications after a visitor action, with a clear reason.",
+    );
+
+    audit(
+        &mut audits,
+        &mut findings,
+        "paste-preventing-inputs",
+        3.0,
+        c.paste_prevented == 0,
+        if c.paste_prevented == 0 {
+            "Inputs allow pasting".into()
+        } else {
+            format!("{} input(s) block pasting", c.paste_prevented)
+        },
+        "Blocking paste breaks password managers and makes forms harder to use.".into(),
+        "Remove the paste handlers that cancel the event.",
     );
 
     let distorted: Vec<String> = desktop
