@@ -18,6 +18,7 @@ pub mod worker;
 
 use std::net::SocketAddr;
 
+use analyzer::browser::{BrowserPool, BrowserSettings, LocalBlobStore};
 use analyzer::{Analyzer, AnalyzerConfig};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -81,15 +82,34 @@ async fn shutdown_signal() {
     }
 }
 
-/// The analyzer as configured for this process, with authority evidence kept in `db`.
-pub fn analyzer(config: &Config, db: &store::DatabaseConnection) -> anyhow::Result<Analyzer> {
-    let analyzer_config = AnalyzerConfig {
+fn analyzer_config(config: &Config) -> AnalyzerConfig {
+    AnalyzerConfig {
         allow_private_targets: config.allow_private_targets,
         ..AnalyzerConfig::default()
-    };
+    }
+}
+
+/// The analyzer as configured for this process, with authority evidence kept in `db`.
+pub fn analyzer(config: &Config, db: &store::DatabaseConnection) -> anyhow::Result<Analyzer> {
     let graph = std::sync::Arc::new(graph::StoreLinkGraph::new(db.clone()));
-    Ok(Analyzer::new(analyzer_config)?
-        .with_authority(std::sync::Arc::new(analyzer::GraphAuthority::new(graph))))
+    Ok(Analyzer::new(analyzer_config(config))?
+        .with_authority(std::sync::Arc::new(analyzer::GraphAuthority::new(graph)))
+        // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
+        .with_advisor(analyzer::llm::LlmAdvisor::from_env()))
+}
+
+/// The shared Chromium pool, when `SITELENS_CHROMIUM` names a browser that exists. Every
+/// request the browser makes passes the same SSRF policy as the HTTP fetcher.
+pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
+    if config.browser_status() != "available" {
+        return None;
+    }
+    let settings = BrowserSettings {
+        chromium: Some(config.chromium.clone().into()),
+        ..BrowserSettings::default()
+    };
+    let guard = analyzer::browser::intercept::RequestGuard::from_config(&analyzer_config(config));
+    Some(std::sync::Arc::new(BrowserPool::new(settings, guard)))
 }
 
 /// Connects (running migrations), then starts the chosen roles.
@@ -120,6 +140,11 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         let worker = worker::Worker {
             db: db.clone(),
             analyzer: analyzer(&config, &db)?,
+            browser: browser(&config),
+            blobs: std::sync::Arc::new(LocalBlobStore::new(
+                config.data_dir.join("blobs"),
+                reports::BLOB_PREFIX,
+            )),
             hub: state.hub.clone(),
             id: worker::Worker::new_id(),
             concurrency: config.workers,

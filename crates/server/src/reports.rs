@@ -10,9 +10,17 @@ use store::results::NewResult;
 
 use crate::error::AppError;
 
+/// Where blobs (screenshots) are served; the stored value is the key after it.
+pub const BLOB_PREFIX: &str = "/files/";
+
 /// The public path of a stored blob (screenshots).
 pub fn blob_url(key: &str) -> String {
-    format!("/files/{key}")
+    format!("{BLOB_PREFIX}{key}")
+}
+
+/// The blob key of a public blob path, if it is one.
+pub fn blob_key(url: &str) -> Option<String> {
+    url.strip_prefix(BLOB_PREFIX).map(str::to_owned)
 }
 
 fn score(v: u32) -> i32 {

@@ -5,6 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use analyzer::browser::merge::analyze_with_browser;
+use analyzer::browser::{BrowserPool, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use domain::report::{ProgressEvent, ProgressEventType, ReportType};
 use store::entity::analysis_jobs;
@@ -33,6 +35,10 @@ pub struct Worker {
     pub analyzer: Analyzer,
     /// Progress fan-out.
     pub hub: Hub,
+    /// The Chromium pool, when a browser is available.
+    pub browser: Option<Arc<BrowserPool>>,
+    /// Where screenshots are stored.
+    pub blobs: Arc<LocalBlobStore>,
     /// This worker's name in `claimed_by`.
     pub id: String,
     /// Concurrent analyses.
@@ -170,7 +176,7 @@ impl Worker {
         let options = AnalyzeOptions {
             report_type,
             max_pages: usize::try_from(job.requested_pages).ok().filter(|n| *n > 0),
-            use_browser: true,
+            use_browser: self.browser.is_some(),
         };
 
         // Progress arrives synchronously from the analyzer; a task writes it to the job row
@@ -218,21 +224,53 @@ impl Worker {
         // Run the analysis as its own task with owned inputs: it keeps borrowed data inside
         // the analyzer's future concrete, and a panic in the engine fails this job only.
         let analyzer = self.analyzer.clone();
+        let browser = self.browser.clone();
+        let blobs = self.blobs.clone();
         let url = job.url.clone();
-        let outcome =
-            tokio::spawn(async move { analyzer.analyze(&url, &options, &progress).await })
-                .await
-                .unwrap_or_else(|e| {
-                    Err(analyzer::AnalyzeError::InvalidUrl(format!(
-                        "the analysis stopped unexpectedly ({e})"
-                    )))
-                });
+        let outcome = tokio::spawn(async move {
+            match browser {
+                Some(pool) => {
+                    let (report, browser_error) = analyze_with_browser(
+                        &analyzer,
+                        &pool,
+                        blobs.as_ref(),
+                        &url,
+                        &options,
+                        &progress,
+                    )
+                    .await?;
+                    if let Some(e) = browser_error {
+                        // The report still stands on what HTTP measured; its estimated figures
+                        // are named in the report.
+                        tracing::warn!(error = %e, "browser measurement failed; HTTP-only report");
+                    }
+                    Ok(report)
+                }
+                None => analyzer.analyze(&url, &options, &progress).await,
+            }
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Err(analyzer::AnalyzeError::InvalidUrl(format!(
+                "the analysis stopped unexpectedly ({e})"
+            )))
+        });
         let _ = writer.await;
         heartbeat.abort();
 
         match outcome {
             Ok(report) => {
-                let stored = match reports::to_new_result(&report, None, None) {
+                let desktop = report
+                    .screenshots
+                    .desktop
+                    .as_deref()
+                    .and_then(reports::blob_key);
+                let mobile = report
+                    .screenshots
+                    .mobile
+                    .as_deref()
+                    .and_then(reports::blob_key);
+                let stored = match reports::to_new_result(&report, desktop, mobile) {
                     Ok(row) => store::jobs::complete_job(&self.db, id, &self.id, &row)
                         .await
                         .map_err(|e| e.to_string()),
