@@ -999,48 +999,6 @@ requestCount: number,
  */
 estimated: Array<string>, };
 
-export type FilledFallbacks = { 
-/**
- * 90.
- */
-accessibilityScore: number, 
-/**
- * 100.
- */
-bestPracticesScore: number, 
-/**
- * 1.3 s.
- */
-firstContentfulPaint: number, 
-/**
- * 1.9 s.
- */
-largestContentfulPaint: number, 
-/**
- * 0.005.
- */
-cumulativeLayoutShift: number, 
-/**
- * 0 ms.
- */
-totalBlockingTime: number, 
-/**
- * 1.3 s.
- */
-speedIndex: number, 
-/**
- * 3.5 s.
- */
-estimatedLoadTime: number, 
-/**
- * 1.2 MB.
- */
-pageSize: number, 
-/**
- * 42.
- */
-requestCount: number, };
-
 export type CreditPack = { 
 /**
  * Display name.

@@ -77,7 +77,6 @@ pub fn typescript() -> String {
         performance::GoodRange,
         performance::MeasuredMetrics,
         performance::FilledMetrics,
-        performance::FilledFallbacks,
         commerce::CreditPack,
         commerce::Purchase,
         commerce::Plan,

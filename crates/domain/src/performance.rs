@@ -270,9 +270,10 @@ pub struct FilledMetrics {
     pub estimated: Vec<String>,
 }
 
-/// The spec's fallback values when data is missing (SPEC.md §9). They are never shown as
-/// measured: [`fill_fallbacks`] lists every figure it fills.
-pub const FALLBACKS: FilledFallbacks = FilledFallbacks {
+/// The spec's fallback values when data is missing (SPEC.md §9); page size is 1.2 MB in
+/// decimal megabytes. They are never shown as measured: [`fill_fallbacks`] lists every figure
+/// it takes from here.
+pub const FALLBACKS: FilledMetrics = FilledMetrics {
     accessibility_score: 90.0,
     best_practices_score: 100.0,
     first_contentful_paint: 1300.0,
@@ -283,33 +284,8 @@ pub const FALLBACKS: FilledFallbacks = FilledFallbacks {
     estimated_load_time: 3500.0,
     page_size: 1_200_000.0,
     request_count: 42.0,
+    estimated: Vec::new(),
 };
-
-/// The fallback values (see [`FALLBACKS`]). Page size is 1.2 MB in decimal megabytes.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-pub struct FilledFallbacks {
-    /// 90.
-    pub accessibility_score: f64,
-    /// 100.
-    pub best_practices_score: f64,
-    /// 1.3 s.
-    pub first_contentful_paint: f64,
-    /// 1.9 s.
-    pub largest_contentful_paint: f64,
-    /// 0.005.
-    pub cumulative_layout_shift: f64,
-    /// 0 ms.
-    pub total_blocking_time: f64,
-    /// 1.3 s.
-    pub speed_index: f64,
-    /// 3.5 s.
-    pub estimated_load_time: f64,
-    /// 1.2 MB.
-    pub page_size: f64,
-    /// 42.
-    pub request_count: f64,
-}
 
 /// Fills every missing (or non-finite) figure from [`FALLBACKS`] and names it in `estimated`.
 pub fn fill_fallbacks(m: &MeasuredMetrics) -> FilledMetrics {
