@@ -31,12 +31,8 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<Value, AppError> {
     serde_json::to_value(v).map_err(AppError::internal)
 }
 
-/// A finished report as a row to insert. `screenshot_*` are blob keys, not URLs.
-pub fn to_new_result(
-    report: &AnalysisReport,
-    screenshot_desktop: Option<String>,
-    screenshot_mobile: Option<String>,
-) -> Result<NewResult, AppError> {
+/// A finished report as a row to insert; screenshot addresses are stored as blob keys.
+pub fn to_new_result(report: &AnalysisReport) -> Result<NewResult, AppError> {
     let performance = to_json(&report.performance_analysis)?;
     let pro = report.professional.as_ref();
     Ok(NewResult {
@@ -62,8 +58,8 @@ pub fn to_new_result(
         performance_analysis: Some(performance),
         website_colors: Some(to_json(&report.website_colors)?),
         website_fonts: Some(to_json(&report.website_fonts)?),
-        screenshot_desktop,
-        screenshot_mobile,
+        screenshot_desktop: report.screenshots.desktop.as_deref().and_then(blob_key),
+        screenshot_mobile: report.screenshots.mobile.as_deref().and_then(blob_key),
         is_white_labeled: false,
         whitelabel_user_id: None,
         pages_analyzed: i32::try_from(report.pages_analyzed).unwrap_or(i32::MAX),
@@ -75,7 +71,8 @@ fn parse<T: DeserializeOwned>(column: &str, v: Value) -> Result<T, AppError> {
         .map_err(|e| AppError::internal(format!("stored column {column} is unreadable: {e}")))
 }
 
-fn report_type(tier: &str) -> ReportType {
+/// The report type of a stored tier (`basic`, `standard`, `premium`).
+pub fn report_type(tier: &str) -> ReportType {
     match tier {
         "standard" => ReportType::Standard,
         "premium" => ReportType::Premium,

@@ -8,7 +8,7 @@ use std::time::Duration;
 use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BrowserPool, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
-use domain::report::{ProgressEvent, ProgressEventType, ReportType};
+use domain::report::{ProgressEvent, ProgressEventType};
 use store::entity::analysis_jobs;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
@@ -168,13 +168,8 @@ impl Worker {
     /// Runs one claimed job to completion or failure.
     pub async fn process(&self, job: analysis_jobs::Model) {
         let id = job.id;
-        let report_type = match job.tier.as_str() {
-            "standard" => ReportType::Standard,
-            "premium" => ReportType::Premium,
-            _ => ReportType::Basic,
-        };
         let options = AnalyzeOptions {
-            report_type,
+            report_type: reports::report_type(&job.tier),
             max_pages: usize::try_from(job.requested_pages).ok().filter(|n| *n > 0),
             use_browser: self.browser.is_some(),
         };
@@ -250,27 +245,14 @@ impl Worker {
             }
         })
         .await
-        .unwrap_or_else(|e| {
-            Err(analyzer::AnalyzeError::InvalidUrl(format!(
-                "the analysis stopped unexpectedly ({e})"
-            )))
-        });
+        .map_err(|e| format!("the analysis stopped unexpectedly ({e})"))
+        .and_then(|r| r.map_err(|e| e.to_string()));
         let _ = writer.await;
         heartbeat.abort();
 
         match outcome {
             Ok(report) => {
-                let desktop = report
-                    .screenshots
-                    .desktop
-                    .as_deref()
-                    .and_then(reports::blob_key);
-                let mobile = report
-                    .screenshots
-                    .mobile
-                    .as_deref()
-                    .and_then(reports::blob_key);
-                let stored = match reports::to_new_result(&report, desktop, mobile) {
+                let stored = match reports::to_new_result(&report) {
                     Ok(row) => store::jobs::complete_job(&self.db, id, &self.id, &row)
                         .await
                         .map_err(|e| e.to_string()),
