@@ -4,33 +4,6 @@
 // PerformanceObservers, since paint entries may arrive after the load event.
 (() => {
   if (window.__sitelens) return;
-  // WebSockets are not paused by the DevTools Fetch domain, so the SSRF guard could not judge
-  // them: every socket fails at once, as one to an unreachable server does (error, then close
-  // 1006), so pages that handle a lost connection carry on.
-  class BlockedWebSocket extends EventTarget {
-    constructor(url) {
-      super();
-      this.url = String(url);
-      this.readyState = 3;
-      this.protocol = '';
-      this.extensions = '';
-      this.bufferedAmount = 0;
-      this.binaryType = 'blob';
-      this.onopen = this.onerror = this.onclose = this.onmessage = null;
-      setTimeout(() => {
-        const error = new Event('error');
-        if (this.onerror) this.onerror(error);
-        this.dispatchEvent(error);
-        const close = new CloseEvent('close', { code: 1006, reason: '', wasClean: false });
-        if (this.onclose) this.onclose(close);
-        this.dispatchEvent(close);
-      }, 0);
-    }
-    send() {}
-    close() {}
-  }
-  Object.assign(BlockedWebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  window.WebSocket = BlockedWebSocket;
   // Permission requests while the page loads (Lighthouse's geolocation-on-start and
   // notification-on-start): recorded, then passed on unchanged.
   try {
@@ -53,13 +26,6 @@
     }
   } catch (_) {
     /* leave the page's APIs alone */
-  }
-  // Service workers fetch outside the page's request interception: the measured page runs
-  // without them, as a first visit does (feature detection sees no support).
-  try {
-    delete Navigator.prototype.serviceWorker;
-  } catch (_) {
-    /* not configurable */
   }
   const s = {
     paints: {},

@@ -14,12 +14,13 @@
 #[path = "../tests/support/server.rs"]
 mod server;
 
+use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use analyzer::browser::intercept::RequestGuard;
+use analyzer::browser::proxy::RequestGuard;
 use analyzer::browser::{BrowserPool, BrowserSettings, merge_into};
 use analyzer::guard::{Policy, StaticResolver};
 use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig};
@@ -100,6 +101,49 @@ fn pss_kb() -> u64 {
         }
     }
     total
+}
+
+/// Processor time (user + system, ms) of this process and of each of its Chromium processes.
+fn cpu_by_process() -> BTreeMap<u32, f64> {
+    let me = std::process::id();
+    let marker = format!("sitelens-chromium-{me}-");
+    let tick_ms = 1000.0 / 100.0; // USER_HZ is 100 on Linux
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let ours = pid == me
+            || std::fs::read(e.path().join("cmdline"))
+                .map(|c| String::from_utf8_lossy(&c).contains(&marker))
+                .unwrap_or(false);
+        if !ours {
+            continue;
+        }
+        if let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) {
+            // Fields after the command name: utime and stime are the 12th and 13th.
+            let f: Vec<&str> = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            let ticks: f64 = f[11..13].iter().filter_map(|x| x.parse::<f64>().ok()).sum();
+            out.insert(pid, ticks * tick_ms);
+        }
+    }
+    out
+}
+
+/// Processor time spent since `before` (processes that started since count whole).
+fn cpu_since(before: &BTreeMap<u32, f64>) -> f64 {
+    cpu_by_process()
+        .iter()
+        .map(|(pid, t)| t - before.get(pid).copied().unwrap_or(0.0))
+        .sum()
 }
 
 fn config() -> AnalyzerConfig {
@@ -230,7 +274,13 @@ async fn main() {
     let mut ratios = Vec::new();
     let mut whole_ratios = Vec::new();
     let mut phases = Vec::new();
+    let mut bare_cpu = Vec::new();
+    let mut measured_cpu = Vec::new();
     for _ in 0..RUNS {
+        // Every timed step starts from an idle warm browser: the previous step's tabs are
+        // closed and the next measurement's tabs are ready.
+        pool.settled().await;
+        let cpu = cpu_by_process();
         let b = match pool.bare_navigation(&url).await {
             Ok(d) => d.as_secs_f64() * 1000.0,
             Err(e) => {
@@ -238,6 +288,9 @@ async fn main() {
                 continue;
             }
         };
+        bare_cpu.push(cpu_since(&cpu));
+        pool.settled().await;
+        let cpu = cpu_by_process();
         let t = Instant::now();
         let m = match pool.measure(&url).await {
             Ok(r) => {
@@ -249,6 +302,8 @@ async fn main() {
                 continue;
             }
         };
+        measured_cpu.push(cpu_since(&cpu));
+        pool.settled().await;
         let t = Instant::now();
         let (report, browser) =
             tokio::join!(analyzer.analyze(&url, &basic, &|_| {}), pool.measure(&url));
@@ -268,10 +323,14 @@ async fn main() {
     }
     let b = median(bare);
     let m = median(measured.clone());
-    println!("bare navigation (warm browser, new tab, load event): median {b:.0} ms");
     println!(
-        "browser measurement (desktop + mobile, metrics, 2 screenshots, design, axe-core): median {m:.0} ms, min {:.0} ms; ratio to the bare navigation of the same round: median {:.2}x",
+        "bare navigation (warm browser, new tab, load event): median {b:.0} ms, processor time {:.0} ms",
+        median(bare_cpu)
+    );
+    println!(
+        "browser measurement (desktop + mobile, metrics, 2 screenshots, design, axe-core): median {m:.0} ms, min {:.0} ms, processor time {:.0} ms; ratio to the bare navigation of the same round: median {:.2}x",
         measured.iter().copied().fold(f64::INFINITY, f64::min),
+        median(measured_cpu),
         median(ratios)
     );
     if !whole.is_empty() {
@@ -299,6 +358,7 @@ async fn main() {
     }
 
     // Ten at once through one pool (default 4 tabs: two measurements in flight).
+    pool.settled().await;
     let peak = Arc::new(AtomicU64::new(pss_kb()));
     let done = Arc::new(AtomicBool::new(false));
     let (p, d) = (peak.clone(), done.clone());

@@ -108,7 +108,7 @@ pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
         chromium: Some(config.chromium.clone().into()),
         ..BrowserSettings::default()
     };
-    let guard = analyzer::browser::intercept::RequestGuard::from_config(&analyzer_config(config));
+    let guard = analyzer::browser::proxy::RequestGuard::from_config(&analyzer_config(config));
     Some(std::sync::Arc::new(BrowserPool::new(settings, guard)))
 }
 

@@ -59,7 +59,7 @@ use domain::report::{Diagnostic, DiagnosticDetail, DiagnosticType};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::intercept::RequestGuard;
+use super::proxy::{PROXY_HEADER, RequestGuard};
 use super::{BrowserError, BrowserSettings, Device, a11y, design};
 
 const LAB_INIT: &str = include_str!("../../assets/lab-init.js");
@@ -334,6 +334,8 @@ struct NetRequest {
     decoded: f64,
     done: bool,
     failed: bool,
+    /// Answered by the guarding proxy (refused or unreachable), not by the site.
+    proxy_answer: bool,
 }
 
 #[derive(Debug, Default)]
@@ -342,7 +344,13 @@ struct NetState {
     index: HashMap<String, usize>,
     inflight: usize,
     last_activity: Option<Instant>,
+    /// Response headers of the main frame's latest document.
     document_headers: Vec<(String, String)>,
+    /// Addresses the main frame requested as documents (redirect hops included), in order.
+    documents: Vec<String>,
+    /// The proxy's own answer to the main frame's latest document (`refused; ...` or
+    /// `unreachable; ...`), when the site never answered it.
+    document_proxy_answer: Option<String>,
 }
 
 /// Console errors, deprecations and other DevTools issues of one load.
@@ -399,6 +407,12 @@ async fn record(
     page: &Page,
     guard: &RequestGuard,
 ) -> Result<(Arc<Mutex<NetState>>, Arc<Mutex<PageLog>>), BrowserError> {
+    // Documents of the main frame (not of iframes) are the page's own.
+    let main_frame = Arc::new(page.mainframe().await?);
+    let is_main = move |frame: Option<&chromiumoxide::cdp::browser_protocol::page::FrameId>| {
+        main_frame.is_some() && frame == main_frame.as_ref().as_ref()
+    };
+    let is_main_too = is_main.clone();
     let net = Arc::new(Mutex::new(NetState::default()));
     let log = Arc::new(Mutex::new(PageLog::default()));
 
@@ -410,6 +424,11 @@ async fn record(
                 continue;
             }
             if let Ok(mut s) = n.lock() {
+                if e.r#type.as_ref().map(cdp_name).as_deref() == Some("Document")
+                    && is_main(e.frame_id.as_ref())
+                {
+                    s.documents.push(e.request.url.clone());
+                }
                 let id = e.request_id.inner().clone();
                 let redirect = e.redirect_response.is_some() && s.index.contains_key(&id);
                 if redirect {
@@ -442,36 +461,32 @@ async fn record(
 
     let mut received = page.event_listener::<EventResponseReceived>().await?;
     let n = net.clone();
-    let g = guard.clone();
     tokio::spawn(async move {
         while let Some(e) = received.next().await {
-            if let Some(ip) = e
+            let headers: Vec<(String, String)> = e
                 .response
-                .remote_ip_address
-                .as_deref()
-                .and_then(|ip| ip.trim_matches(['[', ']']).parse().ok())
-                && let Err(reason) = g.check_connected(&e.response.url, ip)
-            {
-                g.record(
-                    &e.response.url,
-                    format!("connected to a refused address: {reason}"),
-                );
-            }
+                .headers
+                .inner()
+                .as_object()
+                .map(|map| {
+                    map.iter()
+                        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_owned()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let proxy_answer = headers
+                .iter()
+                .find(|(k, _)| k == PROXY_HEADER)
+                .map(|(_, v)| v.clone());
             if let Ok(mut s) = n.lock() {
                 if let Some(&i) = s.index.get(e.request_id.inner()) {
                     s.requests[i].mime_type = e.response.mime_type.clone();
                     s.requests[i].resource_type = cdp_name(&e.r#type);
-                    if s.requests[i].resource_type == "Document" && i == 0 {
-                        s.document_headers.clear();
-                    }
+                    s.requests[i].proxy_answer = proxy_answer.is_some();
                 }
-                if cdp_name(&e.r#type) == "Document"
-                    && let Some(map) = e.response.headers.inner().as_object()
-                {
-                    s.document_headers = map
-                        .iter()
-                        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_owned()))
-                        .collect();
+                if cdp_name(&e.r#type) == "Document" && is_main_too(e.frame_id.as_ref()) {
+                    s.document_proxy_answer = proxy_answer;
+                    s.document_headers = headers;
                 }
                 s.last_activity = Some(Instant::now());
             }
@@ -510,6 +525,7 @@ async fn record(
 
     let mut failed = page.event_listener::<EventLoadingFailed>().await?;
     let n = net.clone();
+    let g = guard.clone();
     tokio::spawn(async move {
         while let Some(e) = failed.next().await {
             if let Ok(mut s) = n.lock() {
@@ -519,6 +535,12 @@ async fn record(
                     s.requests[i].done = true;
                     s.requests[i].failed = true;
                     s.inflight = s.inflight.saturating_sub(1);
+                    // A refused tunnel was recorded by its origin: name the request too.
+                    let url = s.requests[i].url.clone();
+                    if let Some(reason) = g.refusal(&url) {
+                        s.requests[i].proxy_answer = true;
+                        g.record(&url, reason);
+                    }
                 }
                 s.last_activity = Some(Instant::now());
             }
@@ -571,14 +593,18 @@ async fn record(
 
     let mut entries = page.event_listener::<EventEntryAdded>().await?;
     let l = log.clone();
+    let g = guard.clone();
     tokio::spawn(async move {
         while let Some(e) = entries.next().await {
             if e.entry.level != LogEntryLevel::Error {
                 continue;
             }
-            // Our own refusals surface as ERR_BLOCKED_BY_CLIENT; they are reported apart. A
-            // missing favicon counts, as in Lighthouse.
-            if e.entry.text.contains("ERR_BLOCKED_BY_CLIENT") {
+            // Our own refusals are reported apart. A missing favicon counts, as in Lighthouse.
+            if e.entry
+                .url
+                .as_deref()
+                .is_some_and(|u| g.refusal(u).is_some())
+            {
                 continue;
             }
             let text = match &e.entry.url {
@@ -627,10 +653,9 @@ async fn record(
     Ok((net, log))
 }
 
-/// Load `url` in `page` as `device` and measure everything.
 /// Prepare a blank tab for `device`: viewport and touch emulation, User-Agent, the lab
-/// instrumentation script, the Audits domain (deprecations) and request interception. The
-/// commands are independent and sent together. The pool does this ahead of need for spare tabs.
+/// instrumentation script and the Audits domain (deprecations). The commands are independent
+/// and sent together. The pool does this ahead of need for spare tabs.
 pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
     let (w, h) = device.viewport();
     let mobile = device == Device::Mobile;
@@ -655,7 +680,6 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         page.execute(SetUserAgentOverrideParams::new(ua)),
         page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
         page.execute(AuditsEnable::default()),
-        RequestGuard::enable(page),
     )?;
     Ok(())
 }
@@ -681,18 +705,18 @@ pub async fn run(
         prepare(page, device).await?;
     }
     let (net, log) = record(page, guard).await?;
-    guard.attach(page, true).await?;
 
     step("setup");
     match tokio::time::timeout(settings.load_timeout, page.goto(url)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => {
-            let refused = guard.refused();
-            if let Some(r) = refused
-                .iter()
-                .find(|r| r.url == url || url.starts_with(&r.url))
+            // A refused hop of the document (a tunnel the proxy refused) fails the navigation.
+            let documents = net.lock().map(|s| s.documents.clone()).unwrap_or_default();
+            if let Some(reason) = std::iter::once(url)
+                .chain(documents.iter().map(String::as_str))
+                .find_map(|u| guard.refusal(u))
             {
-                return Err(BrowserError::Refused(r.reason.clone()));
+                return Err(BrowserError::Refused(reason));
             }
             return Err(BrowserError::Navigation(e.to_string()));
         }
@@ -713,6 +737,20 @@ pub async fn run(
                 });
             }
         }
+    }
+    // A document the proxy answered itself (a refused redirect hop, an unreachable server) is
+    // not the site's page.
+    let answer = net
+        .lock()
+        .ok()
+        .and_then(|s| s.document_proxy_answer.clone());
+    if let Some(answer) = answer {
+        let (kind, reason) = answer.split_once("; ").unwrap_or(("", answer.as_str()));
+        return Err(if kind == "refused" {
+            BrowserError::Refused(reason.to_owned())
+        } else {
+            BrowserError::Navigation(reason.to_owned())
+        });
     }
     step("load");
     settle(page, &net, settings).await;
@@ -916,7 +954,7 @@ fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) -> LabMetrics
     let page_site = site_of(&host_of(page_url));
     let counted: Vec<&NetRequest> = requests
         .iter()
-        .filter(|r| !r.failed || r.transferred > 0.0)
+        .filter(|r| !r.proxy_answer && (!r.failed || r.transferred > 0.0))
         .collect();
     let transferred: f64 = counted
         .iter()

@@ -2,8 +2,8 @@
 //! best practices measured in Debian's Chromium through the DevTools protocol (`chromiumoxide`).
 //!
 //! - [`BrowserPool`] owns one Chromium process (restarted when it dies), hands out a bounded
-//!   number of tabs and puts every request a page makes through the SSRF guard
-//!   ([`intercept`]).
+//!   number of tabs and sends every request a page makes through a guarding proxy that applies
+//!   the SSRF policy ([`proxy`]).
 //! - [`BrowserPool::measure`] loads the page twice at once, as a 1280x800 desktop and as a
 //!   375x667 phone, and returns a [`BrowserReport`]: lab metrics ([`lab`]), PNG screenshots,
 //!   colours, fonts and design groups ([`design`]), axe-core accessibility findings with
@@ -20,12 +20,12 @@
 pub mod a11y;
 pub mod blob;
 pub mod design;
-pub mod intercept;
 pub mod lab;
 pub mod merge;
 pub mod pool;
 pub mod practices;
 pub mod premium;
+pub mod proxy;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,10 +34,10 @@ use domain::report::{Finding, SectionGroup};
 use serde::{Deserialize, Serialize};
 
 pub use blob::{BlobStore, LocalBlobStore};
-pub use intercept::RefusedRequest;
 pub use lab::LabMetrics;
 pub use merge::merge_into;
 pub use pool::BrowserPool;
+pub use proxy::RefusedRequest;
 
 /// Environment variable naming the Chromium binary, or `off` to run without a browser.
 pub const CHROMIUM_VAR: &str = "SITELENS_CHROMIUM";

@@ -3,8 +3,13 @@
 //!
 //! Each device run opens its own browser context (separate cookies, storage and service
 //! workers) and its own tab, and closes both afterwards, so concurrent analyses never see each
-//! other's state. Chromium gets its own `--user-data-dir` per launch, removed when the process
-//! is replaced or the pool is dropped.
+//! other's state. Every context sends its traffic through its own guarding proxy
+//! ([`ContextProxy`]). Chromium gets its own `--user-data-dir` per launch, removed when the
+//! process is replaced or the pool is dropped.
+//!
+//! Tabs for the next measurement (one per device, each in a fresh context with its proxy, and
+//! prepared for its device) are opened when a measurement's tabs close, so that work never
+//! competes with a measurement for the processor.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,10 +22,10 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::{Browser, BrowserConfig, Page};
 use futures::StreamExt;
-use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
-use super::intercept::RequestGuard;
+use super::proxy::{ContextProxy, RequestGuard};
 use super::{BrowserError, BrowserReport, BrowserSettings, Device, PhaseTimings, lab};
 
 /// Chromium flags that work as root in a container (TOOLCHAIN.md), plus quiet defaults.
@@ -54,7 +59,7 @@ const FLAGS: &[&str] = &[
     // protects a person's logged-in sites from each other; a measuring browser holds none,
     // and every measurement has its own browser context and its own guard.
     "--disable-site-isolation-trials",
-    // WebRTC could otherwise reach local addresses around the request interception.
+    // WebRTC may only use the proxy (TCP), never UDP of its own.
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--disable-features=IsolateOrigins,site-per-process,ProactivelySwapBrowsingInstance,Translate,MediaRouter,OptimizationHints",
 ];
@@ -67,20 +72,59 @@ struct Instance {
     alive: Arc<AtomicBool>,
     handler: JoinHandle<()>,
     dir: PathBuf,
-    /// Blank tabs, each in its own fresh browser context, opened ahead of need: creating a
-    /// context and a tab costs a few hundred milliseconds that no measurement should wait for.
-    spares: std::sync::Mutex<Vec<(Device, Page, BrowserContextId)>>,
+    /// Blank tabs, each in its own fresh browser context with its proxy, opened ahead of need:
+    /// creating a context and a tab costs a few hundred milliseconds that no measurement
+    /// should wait for.
+    spares: std::sync::Mutex<Vec<Spare>>,
     /// Spares being opened right now, desktop and mobile.
     refilling: [AtomicUsize; 2],
+    /// Tabs being closed and spares being opened: work in the background.
+    background: AtomicUsize,
+    /// Woken when the background work ends.
+    idle: Notify,
+}
+
+/// A prepared blank tab waiting for a measurement.
+struct Spare {
+    device: Device,
+    page: Page,
+    context: BrowserContextId,
+    proxy: ContextProxy,
+}
+
+/// Counts one piece of background work while alive.
+struct Busy(Arc<Instance>);
+
+impl Busy {
+    fn new(instance: &Arc<Instance>) -> Self {
+        instance.background.fetch_add(1, Ordering::AcqRel);
+        Self(instance.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        if self.0.background.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
 }
 
 impl Instance {
-    /// A blank tab in a new browser context.
-    async fn blank_tab(&self) -> Result<(Page, BrowserContextId), BrowserError> {
-        let context = self
-            .browser
-            .create_browser_context(CreateBrowserContextParams::default())
-            .await?;
+    /// A blank tab in a new browser context, whose traffic goes through `proxy` when given.
+    async fn blank_tab(
+        &self,
+        proxy: Option<&ContextProxy>,
+    ) -> Result<(Page, BrowserContextId), BrowserError> {
+        let params = match proxy {
+            // `<-loopback>` takes loopback addresses off the implicit bypass list.
+            Some(p) => CreateBrowserContextParams::builder()
+                .proxy_server(p.server())
+                .proxy_bypass_list("<-loopback>")
+                .build(),
+            None => CreateBrowserContextParams::default(),
+        };
+        let context = self.browser.create_browser_context(params).await?;
         let params = CreateTargetParams::builder()
             .url("about:blank")
             .browser_context_id(context.clone())
@@ -95,11 +139,10 @@ impl Instance {
         }
     }
 
-    fn take_spare(&self, device: Device) -> Option<(Page, BrowserContextId)> {
+    fn take_spare(&self, device: Device) -> Option<Spare> {
         let mut spares = self.spares.lock().ok()?;
-        let i = spares.iter().position(|(d, _, _)| *d == device)?;
-        let (_, page, context) = spares.swap_remove(i);
-        Some((page, context))
+        let i = spares.iter().position(|s| s.device == device)?;
+        Some(spares.swap_remove(i))
     }
 
     /// Open spares for `device` in the background until `target` are ready. Spares are
@@ -109,17 +152,26 @@ impl Instance {
         let ready = self
             .spares
             .lock()
-            .map(|s| s.iter().filter(|(d, _, _)| *d == device).count())
+            .map(|s| s.iter().filter(|s| s.device == device).count())
             .unwrap_or(target);
         let missing = target.saturating_sub(ready + slot.load(Ordering::Acquire));
         for _ in 0..missing {
             slot.fetch_add(1, Ordering::AcqRel);
             let this = self.clone();
+            let busy = Busy::new(self);
             tokio::spawn(async move {
                 let opened = async {
-                    let (page, context) = this.blank_tab().await?;
+                    let proxy = ContextProxy::start(None)
+                        .await
+                        .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?;
+                    let (page, context) = this.blank_tab(Some(&proxy)).await?;
                     match lab::prepare(&page, device).await {
-                        Ok(()) => Ok((page, context)),
+                        Ok(()) => Ok(Spare {
+                            device,
+                            page,
+                            context,
+                            proxy,
+                        }),
                         Err(e) => {
                             let _ = page.close().await;
                             let _ = this.browser.dispose_browser_context(context).await;
@@ -131,13 +183,14 @@ impl Instance {
                 this.refilling[usize::from(device == Device::Mobile)]
                     .fetch_sub(1, Ordering::AcqRel);
                 match opened {
-                    Ok((page, context)) => {
+                    Ok(spare) => {
                         if let Ok(mut s) = this.spares.lock() {
-                            s.push((device, page, context));
+                            s.push(spare);
                         }
                     }
                     Err(e) => tracing::debug!(error = %e, "could not open a spare tab"),
                 }
+                drop(busy);
             });
         }
     }
@@ -283,11 +336,28 @@ impl BrowserPool {
             dir,
             spares: std::sync::Mutex::new(Vec::new()),
             refilling: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            background: AtomicUsize::new(0),
+            idle: Notify::new(),
         });
         instance.refill(Device::Desktop, self.settings.spare_tabs);
         instance.refill(Device::Mobile, self.settings.spare_tabs);
         *current = Some(instance.clone());
         Ok(instance)
+    }
+
+    /// Wait until the browser is idle: closed tabs are gone and the tabs for the next
+    /// measurement are ready (benchmarks start every timed step from this state).
+    pub async fn settled(&self) {
+        let Some(instance) = self.current.lock().await.clone() else {
+            return;
+        };
+        loop {
+            let woken = instance.idle.notified();
+            if instance.background.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            woken.await;
+        }
     }
 
     /// Stop the browser (a later measurement starts a new one).
@@ -315,12 +385,13 @@ impl BrowserPool {
         }
     }
 
-    /// A tab in a fresh browser context for `device` (a prepared spare when one is ready),
-    /// waiting for a free slot. `device` `None` gives an unprepared tab (bare navigation).
+    /// A tab in a fresh browser context for `device` (a prepared spare when one is ready)
+    /// whose traffic `guard` decides, waiting for a free slot. Without a device and a guard:
+    /// an unprepared tab that goes straight to the network (bare navigation).
     async fn open_tab(
         &self,
         instance: &Arc<Instance>,
-        device: Option<Device>,
+        measured: Option<(Device, &RequestGuard)>,
     ) -> Result<Tab, BrowserError> {
         let permit = self
             .tabs
@@ -328,32 +399,54 @@ impl BrowserPool {
             .acquire_owned()
             .await
             .map_err(|e| BrowserError::Protocol(e.to_string()))?;
-        let spare = device.and_then(|d| {
-            let spare = instance.take_spare(d);
-            instance.refill(d, self.settings.spare_tabs);
-            spare
-        });
-        let prepared = spare.is_some();
-        let (page, context) = match spare {
-            Some(tab) => tab,
-            None => instance.blank_tab().await?,
+        let Some((device, guard)) = measured else {
+            let (page, context) = instance.blank_tab(None).await?;
+            return Ok(Tab {
+                page,
+                context,
+                device: None,
+                prepared: false,
+                _proxy: None,
+                _permit: permit,
+            });
         };
+        if let Some(spare) = instance.take_spare(device) {
+            spare.proxy.assign(guard.clone());
+            return Ok(Tab {
+                page: spare.page,
+                context: spare.context,
+                device: Some(device),
+                prepared: true,
+                _proxy: Some(spare.proxy),
+                _permit: permit,
+            });
+        }
+        let proxy = ContextProxy::start(Some(guard.clone()))
+            .await
+            .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?;
+        let (page, context) = instance.blank_tab(Some(&proxy)).await?;
         Ok(Tab {
             page,
             context,
-            prepared,
+            device: Some(device),
+            prepared: false,
+            _proxy: Some(proxy),
             _permit: permit,
         })
     }
 
-    /// Close the tab and dispose of its context in the background; the tab slot is freed when
-    /// that is done.
-    fn close_tab(instance: &Arc<Instance>, tab: Tab) {
+    /// Close the tab and dispose of its context (and proxy) in the background, then open the
+    /// spare that replaces it; the tab slot is freed when the tab is closed.
+    fn close_tab(&self, instance: &Arc<Instance>, tab: Tab) {
         let instance = instance.clone();
+        let busy = Busy::new(&instance);
+        let spares = self.settings.spare_tabs;
         tokio::spawn(async move {
             let Tab {
                 page,
                 context,
+                device,
+                _proxy,
                 _permit,
                 ..
             } = tab;
@@ -362,6 +455,13 @@ impl BrowserPool {
                 let _ = instance.browser.dispose_browser_context(context).await;
             })
             .await;
+            drop((_proxy, _permit));
+            if let Some(device) = device
+                && instance.alive.load(Ordering::Acquire)
+            {
+                instance.refill(device, spares);
+            }
+            drop(busy);
         });
     }
 
@@ -374,7 +474,7 @@ impl BrowserPool {
         guard: &RequestGuard,
     ) -> Result<(lab::DeviceRun, f64), BrowserError> {
         let queued = Instant::now();
-        let tab = self.open_tab(instance, Some(device)).await?;
+        let tab = self.open_tab(instance, Some((device, guard))).await?;
         let queue_ms = queued.elapsed().as_secs_f64() * 1000.0;
         let limit = self.settings.page_timeout;
         let result = tokio::time::timeout(
@@ -386,7 +486,7 @@ impl BrowserPool {
             what: "loading and measuring the page",
             seconds: limit.as_secs(),
         }));
-        Self::close_tab(instance, tab);
+        self.close_tab(instance, tab);
         result.map(|r| (r, queue_ms))
     }
 
@@ -397,7 +497,7 @@ impl BrowserPool {
         let start = Instant::now();
         let tab = self.open_tab(&instance, None).await?;
         let r = tab.page.goto(url).await.map(|_| ());
-        Self::close_tab(&instance, tab);
+        self.close_tab(&instance, tab);
         r?;
         Ok(start.elapsed())
     }
@@ -497,7 +597,11 @@ impl Instance {
 struct Tab {
     page: Page,
     context: BrowserContextId,
+    /// The device it measures (`None` for a bare navigation).
+    device: Option<Device>,
     /// Prepared for its device by [`lab::prepare`].
     prepared: bool,
+    /// The context's proxy, closed with the tab.
+    _proxy: Option<ContextProxy>,
     _permit: OwnedSemaphorePermit,
 }

@@ -11,7 +11,7 @@ mod llm;
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 
-use analyzer::browser::intercept::RequestGuard;
+use analyzer::browser::proxy::RequestGuard;
 use analyzer::browser::{
     BlobStore, BrowserError, BrowserPool, BrowserReport, BrowserSettings, LocalBlobStore,
     merge_into, png_dimensions,
@@ -30,12 +30,15 @@ fn settings() -> BrowserSettings {
     s
 }
 
-/// The test guard: only 127.0.0.1 is exempt; `internal.test` resolves to a private address.
+/// The test guard: only 127.0.0.1 is exempt; `internal.test` resolves to a private address
+/// and `site.test` to 127.0.0.1, names only this resolver knows.
 fn guard() -> RequestGuard {
-    let resolver = StaticResolver::new().with(
-        "internal.test",
-        &[IpAddr::V4(Ipv4Addr::new(192, 168, 1, 20))],
-    );
+    let resolver = StaticResolver::new()
+        .with(
+            "internal.test",
+            &[IpAddr::V4(Ipv4Addr::new(192, 168, 1, 20))],
+        )
+        .with("site.test", &[IpAddr::V4(Ipv4Addr::LOCALHOST)]);
     RequestGuard::new(
         Policy {
             allow_private: false,
@@ -336,7 +339,8 @@ async fn axe_core_violations_become_lighthouse_audits() {
 
 #[tokio::test]
 async fn browser_requests_to_private_addresses_are_refused() {
-    // A WebSocket server on the exempt address: the page must not reach it either.
+    // A WebSocket server on the exempt address: reached through the guard, while the socket to
+    // a private address is refused.
     let ws = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -366,6 +370,14 @@ async fn browser_requests_to_private_addresses_are_refused() {
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>",
                 ),
             )
+            .route("/away", Reply::redirect(302, "http://10.9.9.9/landing"))
+            .route(
+                "/named.svg",
+                Reply::text(
+                    "image/svg+xml",
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>",
+                ),
+            )
     })
     .await;
     let pool = pool();
@@ -377,6 +389,9 @@ async fn browser_requests_to_private_addresses_are_refused() {
         format!("http://internal.test:{port}/internal.png"),
         format!("http://127.0.0.2:{port}/loopback.png"),
         "http://169.254.169.254/latest/meta-data/".to_owned(),
+        // https goes through a tunnel the proxy refuses; Chromium's report names the request.
+        "internal.test:443".to_owned(),
+        "https://internal.test/tunnel.png".to_owned(),
     ] {
         assert!(
             refused.contains(&url.as_str()),
@@ -386,6 +401,9 @@ async fn browser_requests_to_private_addresses_are_refused() {
     assert!(r.refused.iter().any(|x| x.reason.contains("private")));
     // The allowed image did load, through the same guard.
     assert_eq!(site.gets("/allowed.svg"), 2, "{:?}", site.hits());
+    // So did the image on a name only the guard's resolver knows: Chromium never resolves a
+    // name itself, the proxy connects to the address the guard checked.
+    assert_eq!(site.gets("/named.svg"), 2, "{:?}", site.hits());
     assert!(
         !site
             .hits()
@@ -393,10 +411,13 @@ async fn browser_requests_to_private_addresses_are_refused() {
             .any(|h| h.contains("loopback") || h.contains("internal"))
     );
 
-    assert_eq!(
-        ws_connections.load(std::sync::atomic::Ordering::SeqCst),
-        0,
-        "the WebSocket must be blocked"
+    assert!(
+        refused.contains(&format!("internal.test:{ws_port}").as_str()),
+        "the WebSocket to a private address must be refused: {refused:?}"
+    );
+    assert!(
+        ws_connections.load(std::sync::atomic::Ordering::SeqCst) >= 1,
+        "the WebSocket to the allowed address goes through"
     );
 
     // A page on a refused address is not loaded at all.
@@ -405,6 +426,15 @@ async fn browser_requests_to_private_addresses_are_refused() {
         .await
         .expect_err("a loopback address other than the exempt one must be refused");
     assert!(matches!(err, BrowserError::Refused(_)), "{err}");
+    // Nor is a page that redirects to a refused address.
+    let err = pool
+        .measure(&site.url("/away"))
+        .await
+        .expect_err("a redirect into private space must be refused");
+    assert!(
+        matches!(&err, BrowserError::Refused(r) if r.contains("private")),
+        "{err}"
+    );
     pool.shutdown().await;
 }
 

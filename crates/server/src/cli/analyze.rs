@@ -394,7 +394,7 @@ mod tests {
     #[tokio::test]
     async fn chromium_measures_the_page_when_installed() {
         use analyzer::browser::BrowserSettings;
-        use analyzer::browser::intercept::RequestGuard;
+        use analyzer::browser::proxy::RequestGuard;
         let server = site().await;
         let config = allowed();
         let pool = BrowserPool::new(
