@@ -6,6 +6,8 @@
 //!    settle, metrics, both screenshots, design probe, axe-core), and the whole basic report
 //!    (HTTP analysis and browser measurement side by side, then the merge). Medians and the
 //!    ratio to the bare navigation. Goal: at most 3x and under 2 s.
+//!    Every timed step starts from an idle warm browser (`BrowserPool::settled`) and also
+//!    reports the processor time it cost (this process and its Chromium processes).
 //! 3. Ten concurrent measurements through one pool: wall time, throughput and the peak
 //!    resident memory of this process plus its Chromium processes.
 //!
@@ -72,70 +74,59 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Proportional set size (kB: shared pages divided among the processes sharing them) of this
-/// process and every process whose command line names this process's Chromium profile
-/// folders. Plain RSS would count Chromium's shared libraries once per process.
-fn pss_kb() -> u64 {
+/// The `/proc` folders of this process and of every process whose command line names this
+/// process's Chromium profile folders, by pid.
+fn our_processes() -> Vec<(u32, std::path::PathBuf)> {
     let me = std::process::id();
     let marker = format!("sitelens-chromium-{me}-");
-    let mut total = 0;
-    if let Ok(entries) = std::fs::read_dir("/proc") {
-        for e in entries.flatten() {
-            let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-                continue;
-            };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
             let ours = pid == me
                 || std::fs::read(e.path().join("cmdline"))
                     .map(|c| String::from_utf8_lossy(&c).contains(&marker))
                     .unwrap_or(false);
-            if !ours {
-                continue;
-            }
-            if let Ok(status) = std::fs::read_to_string(e.path().join("smaps_rollup")) {
-                total += status
-                    .lines()
-                    .find_map(|l| l.strip_prefix("Pss:"))
-                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-                    .unwrap_or(0);
-            }
-        }
-    }
-    total
+            ours.then(|| (pid, e.path()))
+        })
+        .collect()
 }
 
-/// Processor time (user + system, ms) of this process and of each of its Chromium processes.
+/// Proportional set size (kB: shared pages divided among the processes sharing them) of our
+/// processes. Plain RSS would count Chromium's shared libraries once per process.
+fn pss_kb() -> u64 {
+    our_processes()
+        .iter()
+        .filter_map(|(_, dir)| std::fs::read_to_string(dir.join("smaps_rollup")).ok())
+        .filter_map(|rollup| {
+            rollup
+                .lines()
+                .find_map(|l| l.strip_prefix("Pss:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .sum()
+}
+
+/// Processor time (user + system, ms) of each of our processes.
 fn cpu_by_process() -> BTreeMap<u32, f64> {
-    let me = std::process::id();
-    let marker = format!("sitelens-chromium-{me}-");
     let tick_ms = 1000.0 / 100.0; // USER_HZ is 100 on Linux
-    let mut out = BTreeMap::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for e in entries.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let ours = pid == me
-            || std::fs::read(e.path().join("cmdline"))
-                .map(|c| String::from_utf8_lossy(&c).contains(&marker))
-                .unwrap_or(false);
-        if !ours {
-            continue;
-        }
-        if let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) {
-            // Fields after the command name: utime and stime are the 12th and 13th.
-            let f: Vec<&str> = stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .collect();
-            let ticks: f64 = f[11..13].iter().filter_map(|x| x.parse::<f64>().ok()).sum();
-            out.insert(pid, ticks * tick_ms);
-        }
-    }
-    out
+    our_processes()
+        .into_iter()
+        .filter_map(|(pid, dir)| {
+            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
+            // After the command name, utime and stime are the 12th and 13th fields.
+            let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+            let ticks: f64 = fields
+                .get(11..13)?
+                .iter()
+                .filter_map(|x| x.parse::<f64>().ok())
+                .sum();
+            Some((pid, ticks * tick_ms))
+        })
+        .collect()
 }
 
 /// Processor time spent since `before` (processes that started since count whole).
