@@ -5,8 +5,20 @@
 //! after the axe rules). The score is Lighthouse's: the weighted share of passing audits among
 //! those that applied, with the weights of Lighthouse 12.8's default config (10 for rules whose
 //! failure blocks users outright, 7 for serious, 3 moderate, 1 minor; manual audits weigh 0).
+//!
+//! axe-core runs in an isolated world of the page ([`AXE_WORLD`]), as Lighthouse runs its
+//! gatherers: it sees the same DOM and styles, and the page's scripts cannot see or disturb it.
+//! The source reaches the tab before the measurement: [`source_holder`] is registered for every
+//! new document of that world when the tab is prepared, so after the load only the compile
+//! and the rules are left to wait for, not the transfer of 650 kB over the DevTools protocol.
+
+use std::sync::LazyLock;
 
 use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::page::CreateIsolatedWorldParams;
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, CallFunctionOnParams, EvaluateParams, ExecutionContextId,
+};
 use domain::report::{Finding, FindingType};
 use serde::Deserialize;
 
@@ -14,6 +26,24 @@ use super::{AccessibilityResult, AuditOutcome, category_score};
 
 /// axe-core 4.14.1 (MPL-2.0, see `assets/axe-LICENSE.txt`), from the npm package.
 const AXE_SOURCE: &str = include_str!("../../assets/axe.min.js");
+
+/// The isolated world axe-core runs in.
+pub const AXE_WORLD: &str = "sitelens-axe";
+
+/// Evaluates axe-core's source held by [`source_holder`], once per document.
+const LOAD_HELD: &str = "typeof axe === 'object' || (typeof __sitelensAxe === 'string' && ((0, eval)(__sitelensAxe), true))";
+
+/// A script for [`AXE_WORLD`] that holds axe-core's source as a string (not compiled: a
+/// document pays only for reading the literal until axe-core is asked for).
+pub fn source_holder() -> &'static str {
+    static HOLDER: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "var __sitelensAxe = {};",
+            serde_json::to_string(AXE_SOURCE).unwrap_or_else(|_| "null".to_owned())
+        )
+    });
+    &HOLDER
+}
 
 /// Lighthouse 12.8.2's accessibility audits that axe-core implements, with their weights
 /// (`core/config/default-config.js`).
@@ -167,23 +197,17 @@ const MOBILE_FIRST: &[&str] = &[
 
 /// The rules run on each device's load. Both loads render the same document, so Lighthouse's
 /// rules are split between them and each runs once: the layout-dependent ones on the phone,
-/// the others alternately, which halves axe-core's share of the wall time.
+/// every other rule on the desktop. The layout rules (colour contrast above all) cost about as
+/// much as all the others together, so the two halves take about the same time.
 pub fn rules_for(device: super::Device) -> Vec<&'static str> {
-    let mobile = device == super::Device::Mobile;
-    let mut out: Vec<&'static str> = Vec::new();
-    let rest = LIGHTHOUSE_WEIGHTS
+    if device == super::Device::Mobile {
+        return MOBILE_FIRST.to_vec();
+    }
+    LIGHTHOUSE_WEIGHTS
         .iter()
         .map(|(id, _)| *id)
-        .filter(|id| !MOBILE_FIRST.contains(id));
-    for (i, id) in rest.enumerate() {
-        if (i % 2 == 1) == mobile {
-            out.push(id);
-        }
-    }
-    if mobile {
-        out.extend_from_slice(MOBILE_FIRST);
-    }
-    out
+        .filter(|id| !MOBILE_FIRST.contains(id))
+        .collect()
 }
 
 /// One result from the two halves of the rules; an error on one side is kept only when the
@@ -207,20 +231,65 @@ pub fn combine(
     }
 }
 
-/// Inject axe-core into `page` and run `rules` (Lighthouse audit ids).
+/// The main frame's context of [`AXE_WORLD`] (created by the holder script when the tab was
+/// prepared, or now).
+async fn axe_context(page: &Page) -> Result<ExecutionContextId, String> {
+    let frame = page
+        .mainframe()
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("the page has no main frame")?;
+    let world = CreateIsolatedWorldParams::builder()
+        .frame_id(frame)
+        .world_name(AXE_WORLD)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let created = page.execute(world).await.map_err(|e| e.to_string())?;
+    Ok(created.result.execution_context_id)
+}
+
+/// Evaluate `expression` in `context`, returning its value.
+async fn evaluate_in(
+    page: &Page,
+    context: ExecutionContextId,
+    expression: &str,
+) -> Result<serde_json::Value, String> {
+    let params = EvaluateParams::builder()
+        .expression(expression)
+        .context_id(context)
+        .return_by_value(true)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let result = page.execute(params).await.map_err(|e| e.to_string())?;
+    if let Some(ex) = &result.result.exception_details {
+        return Err(ex
+            .exception
+            .as_ref()
+            .and_then(|e| e.description.clone())
+            .unwrap_or_else(|| ex.text.clone()));
+    }
+    Ok(result.result.result.value.clone().unwrap_or_default())
+}
+
+/// Load axe-core into `page`'s isolated world and run `rules` (Lighthouse audit ids).
 pub async fn run_axe(page: &Page, rules: &[&str]) -> Result<AxeResults, String> {
     let t = std::time::Instant::now();
-    page.evaluate(AXE_SOURCE).await.map_err(|e| e.to_string())?;
+    let context = axe_context(page).await?;
+    let loaded = evaluate_in(page, context, LOAD_HELD).await?;
+    if loaded != serde_json::Value::Bool(true) {
+        // The tab was not prepared with the holder (or the world is a new one): send it now.
+        evaluate_in(page, context, AXE_SOURCE).await?;
+    }
     let inject_ms = t.elapsed().as_secs_f64() * 1000.0;
     let t = std::time::Instant::now();
-    let ids = rules;
-    let call = chromiumoxide::cdp::js_protocol::runtime::CallFunctionOnParams::builder()
+    let call = CallFunctionOnParams::builder()
         .function_declaration(RUN)
         .argument(
-            chromiumoxide::cdp::js_protocol::runtime::CallArgument::builder()
-                .value(serde_json::json!(ids))
+            CallArgument::builder()
+                .value(serde_json::json!(rules))
                 .build(),
         )
+        .execution_context_id(context)
         .await_promise(true)
         .build()
         .map_err(|e| e.to_string())?;

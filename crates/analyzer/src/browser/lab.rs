@@ -654,7 +654,8 @@ async fn record(
 }
 
 /// Prepare a blank tab for `device`: viewport and touch emulation, User-Agent, the lab
-/// instrumentation script and the Audits domain (deprecations). The commands are independent
+/// instrumentation script, axe-core's source for its isolated world and the Audits domain
+/// (deprecations). The commands are independent
 /// and sent together. The pool does this ahead of need for spare tabs.
 pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
     let (w, h) = device.viewport();
@@ -669,6 +670,11 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         .max_touch_points(5)
         .build()
         .map_err(BrowserError::Protocol)?;
+    let axe_holder = AddScriptToEvaluateOnNewDocumentParams::builder()
+        .source(a11y::source_holder())
+        .world_name(a11y::AXE_WORLD)
+        .build()
+        .map_err(BrowserError::Protocol)?;
     tokio::try_join!(
         page.execute(SetDeviceMetricsOverrideParams::new(
             i64::from(w),
@@ -679,6 +685,7 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         page.execute(touch),
         page.execute(SetUserAgentOverrideParams::new(ua)),
         page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
+        page.execute(axe_holder),
         page.execute(AuditsEnable::default()),
     )?;
     Ok(())
@@ -826,9 +833,18 @@ pub async fn run(
     })
 }
 
-/// Whether the first contentful paint has happened (pages without content never paint: they
-/// settle at `max_settle`).
-const PAINTED: &str = "!window.__sitelens || window.__sitelens.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim()";
+/// Whether the page looks finished from inside, checked after its next frame and the task
+/// after it (work a page schedules for its next frame has started by then; 100 ms at most,
+/// should frames not come): the first contentful paint has happened (pages without content
+/// never paint: they settle at `max_settle`), and no image the page holds is still loading
+/// (one a script just inserted may not have reached the network yet; images left to load
+/// lazily are not waited for).
+const LOOKS_DONE: &str = "new Promise((resolve) => {
+  const check = () => resolve((!window.__sitelens || window.__sitelens.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
+    && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
+  const fallback = setTimeout(check, 100);
+  requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0));
+})";
 
 /// A PNG of the first viewport. `Page.captureScreenshot` directly, without chromiumoxide's
 /// activation of the tab: bringing one tab to the front disturbs the other device's load.
@@ -864,18 +880,19 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
         if inflight == 0 && quiet_since >= settings.quiet_window {
             // A round trip through the page's main thread: a long task that ran during the
             // quiet window may have started new requests, which must settle too.
-            // The page must also have painted: metrics read before FCP are meaningless.
-            let painted = page
-                .evaluate(PAINTED)
+            // The page must also have painted (metrics read before FCP are meaningless) and
+            // have no image still loading.
+            let done = page
+                .evaluate(LOOKS_DONE)
                 .await
                 .ok()
                 .and_then(|v| v.into_value::<bool>().ok())
                 .unwrap_or(true);
             let (inflight_after, last_after) = activity();
-            if painted && inflight_after == 0 && last_after == last {
+            if done && inflight_after == 0 && last_after == last {
                 return;
             }
-            if !painted {
+            if !done {
                 tokio::time::sleep(tick).await;
             }
             continue;
