@@ -1,11 +1,11 @@
-//! `sitelens analyze <url> [--pages N] [--json <file or ->] [--no-browser]`.
+//! `sitelens analyze <url> [--pages N] [--json <file or ->] [--screenshots DIR] [--no-browser]`.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use analyzer::browser::merge::analyze_with_browser;
-use analyzer::browser::{BlobStore, BrowserPool};
+use analyzer::browser::{BlobStore, BrowserPool, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig, ProgressUpdate};
 use clap::Args;
 use domain::report::{AnalysisReport, FindingType, ReportType};
@@ -24,13 +24,17 @@ pub struct AnalyzeArgs {
     /// Write the full report as JSON to this file, or to standard output with `-`.
     #[arg(long, value_name = "FILE or -")]
     pub json: Option<String>,
+    /// Keep the desktop (1280x800) and mobile (375x667) screenshots as PNG files in this
+    /// folder; the report then names them with `file://` addresses.
+    #[arg(long, value_name = "DIR")]
+    pub screenshots: Option<std::path::PathBuf>,
     /// Analyse over HTTP only, without Chromium (browser metrics are then estimated).
     #[arg(long)]
     pub no_browser: bool,
 }
 
-/// The command line keeps no screenshot files (the server stores them as blobs), so storing one
-/// is declined and the report carries no screenshot addresses.
+/// Without `--screenshots`, the command line keeps no screenshot files, so storing one is
+/// declined and the report carries no screenshot addresses.
 struct NoScreenshots;
 
 impl BlobStore for NoScreenshots {
@@ -135,11 +139,25 @@ pub async fn execute(
     };
     // With a browser, the HTTP analysis and the Chromium measurement run side by side and
     // are merged; a browser failure leaves the HTTP report with its estimated figures marked.
+    let kept = match &args.screenshots {
+        Some(dir) => match screenshot_folder(dir) {
+            Ok(store) => Some(store),
+            Err(e) => {
+                let _ = writeln!(stderr, "error: {e}");
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let blobs: &dyn BlobStore = match &kept {
+        Some(store) => store,
+        None => &NoScreenshots,
+    };
     let result = match browser {
         Some(pool) => analyze_with_browser(
             analyzer,
             pool,
-            &NoScreenshots,
+            blobs,
             &args.url,
             &options,
             &on_progress,
@@ -196,6 +214,19 @@ pub async fn execute(
     0
 }
 
+/// The folder `--screenshots` names, created when missing, as a blob store whose addresses are
+/// `file://` URLs of the files.
+fn screenshot_folder(dir: &std::path::Path) -> Result<LocalBlobStore, String> {
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::canonicalize(dir))
+        .map_err(|e| format!("could not use {} for screenshots: {e}", dir.display()))
+        .and_then(|abs| {
+            let prefix = url::Url::from_directory_path(&abs)
+                .map_err(|()| format!("{} is not a usable folder", abs.display()))?;
+            Ok(LocalBlobStore::new(abs, prefix.to_string()))
+        })
+}
+
 /// The readable summary: scores, estimated figures, and the top actions.
 pub fn summary(r: &AnalysisReport) -> String {
     let kind = match r.report_type {
@@ -235,6 +266,14 @@ pub fn summary(r: &AnalysisReport) -> String {
             "  Estimated, not measured (no browser): {}\n",
             r.performance_analysis.estimated.join(", ")
         ));
+    }
+    for (name, shot) in [
+        ("desktop", &r.screenshots.desktop),
+        ("mobile", &r.screenshots.mobile),
+    ] {
+        if let Some(address) = shot {
+            s.push_str(&format!("  Screenshot ({name}): {address}\n"));
+        }
     }
     if let Some(p) = &r.professional {
         match p.domain_authority {
@@ -406,7 +445,10 @@ mod tests {
             .chromium
             .as_ref()
             .is_some_and(|p| p.exists());
-        let a = args(&[&server.url("/"), "--json", "-"]);
+        let shots =
+            std::env::temp_dir().join(format!("sitelens-cli-shots-{}", uuid::Uuid::new_v4()));
+        let shots_arg = shots.display().to_string();
+        let a = args(&[&server.url("/"), "--json", "-", "--screenshots", &shots_arg]);
         let analyzer = Analyzer::new(config).expect("analyzer");
         let mut out = Vec::new();
         let mut err = Vec::new();
@@ -423,10 +465,26 @@ mod tests {
                 "{estimated:?} {err}"
             );
             assert!(!report.website_colors.is_empty());
+            // Both screenshots are kept as PNG files at the viewport sizes, named in the report.
+            for (shot, size) in [
+                (&report.screenshots.desktop, (1280, 800)),
+                (&report.screenshots.mobile, (375, 667)),
+            ] {
+                let address = shot.as_deref().expect("screenshot address");
+                let path = url::Url::parse(address)
+                    .ok()
+                    .and_then(|u| u.to_file_path().ok())
+                    .expect("a file:// address");
+                assert!(path.starts_with(std::fs::canonicalize(&shots).expect("folder")));
+                let png = std::fs::read(&path).expect("screenshot file");
+                assert_eq!(analyzer::browser::png_dimensions(&png), Some(size));
+            }
         } else {
             assert!(err.contains("no browser available"), "{err}");
             assert!(estimated.iter().any(|e| e == "firstContentfulPaint"));
+            assert!(report.screenshots.desktop.is_none());
         }
+        let _ = std::fs::remove_dir_all(&shots);
     }
 
     #[test]
