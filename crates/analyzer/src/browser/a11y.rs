@@ -8,9 +8,14 @@
 //!
 //! axe-core runs in an isolated world of the page ([`AXE_WORLD`]), as Lighthouse runs its
 //! gatherers: it sees the same DOM and styles, and the page's scripts cannot see or disturb it.
-//! The source reaches the tab before the measurement: [`source_holder`] is registered for every
-//! new document of that world when the tab is prepared, so after the load only the compile
-//! and the rules are left to wait for, not the transfer of 650 kB over the DevTools protocol.
+//!
+//! Compiling axe-core's 650 kB costs about as much as a bare page load, so it is done before
+//! the measurement. [`source_holder`] is registered for every new document of that world when a
+//! spare tab is prepared, and runs at once on the tab's blank page: there it loads axe-core and
+//! runs the rules once. V8 keeps compiled scripts per renderer process, keyed by their source,
+//! and the measured page loads in that same process, so on the page the holder only defines
+//! the loader (no parse) and loading axe-core after the load runs code compiled already. Should
+//! the page land in another process, the loader compiles then, as a plain injection would.
 
 use std::sync::LazyLock;
 
@@ -30,16 +35,18 @@ const AXE_SOURCE: &str = include_str!("../../assets/axe.min.js");
 /// The isolated world axe-core runs in.
 pub const AXE_WORLD: &str = "sitelens-axe";
 
-/// Evaluates axe-core's source held by [`source_holder`], once per document.
-const LOAD_HELD: &str = "typeof axe === 'object' || (typeof __sitelensAxe === 'string' && ((0, eval)(__sitelensAxe), true))";
+/// Runs axe-core's top level (the loader [`source_holder`] defines), once per document.
+const LOAD_HELD: &str = "typeof axe === 'object' || (typeof __sitelensLoadAxe === 'function' && (__sitelensLoadAxe(), typeof axe === 'object'))";
 
-/// A script for [`AXE_WORLD`] that holds axe-core's source as a string (not compiled: a
-/// document pays only for reading the literal until axe-core is asked for).
+/// The script for [`AXE_WORLD`]: it defines a loader whose body is axe-core's source, and on a
+/// blank page (the prepared tab) calls it and runs Lighthouse's rules, so the process has
+/// compiled all of it before a measured page needs it. Other documents only get the loader.
 pub fn source_holder() -> &'static str {
     static HOLDER: LazyLock<String> = LazyLock::new(|| {
+        let rules: Vec<&str> = LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect();
         format!(
-            "var __sitelensAxe = {};",
-            serde_json::to_string(AXE_SOURCE).unwrap_or_else(|_| "null".to_owned())
+            "function __sitelensLoadAxe() {{\n{AXE_SOURCE}\n}}\nif (location.href === 'about:blank') {{ __sitelensLoadAxe(); axe.run(document, {{ runOnly: {{ type: 'rule', values: {} }}, resultTypes: ['violations'] }}).catch(() => {{}}); }}",
+            serde_json::to_string(&rules).unwrap_or_else(|_| "[]".to_owned())
         )
     });
     &HOLDER
@@ -277,7 +284,7 @@ pub async fn run_axe(page: &Page, rules: &[&str]) -> Result<AxeResults, String> 
     let context = axe_context(page).await?;
     let loaded = evaluate_in(page, context, LOAD_HELD).await?;
     if loaded != serde_json::Value::Bool(true) {
-        // The tab was not prepared with the holder (or the world is a new one): send it now.
+        // The tab was not prepared with the loader: send the source now.
         evaluate_in(page, context, AXE_SOURCE).await?;
     }
     let inject_ms = t.elapsed().as_secs_f64() * 1000.0;

@@ -654,9 +654,10 @@ async fn record(
 }
 
 /// Prepare a blank tab for `device`: viewport and touch emulation, User-Agent, the lab
-/// instrumentation script, axe-core's source for its isolated world and the Audits domain
-/// (deprecations). The commands are independent
-/// and sent together. The pool does this ahead of need for spare tabs.
+/// instrumentation script, axe-core's loader for its isolated world (run at once on the blank
+/// page, so the renderer compiles axe-core now rather than after the load) and the Audits
+/// domain (deprecations). The commands are independent and sent together. The pool does this
+/// ahead of need for spare tabs.
 pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
     let (w, h) = device.viewport();
     let mobile = device == Device::Mobile;
@@ -673,6 +674,7 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
     let axe_holder = AddScriptToEvaluateOnNewDocumentParams::builder()
         .source(a11y::source_holder())
         .world_name(a11y::AXE_WORLD)
+        .run_immediately(true)
         .build()
         .map_err(BrowserError::Protocol)?;
     tokio::try_join!(
