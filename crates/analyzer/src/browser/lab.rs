@@ -327,6 +327,9 @@ pub struct ImageProbe {
 /// One request as the network saw it.
 #[derive(Debug, Clone, Default)]
 struct NetRequest {
+    /// `requestWillBeSent` was seen. Each event type arrives on its own channel, so a request's
+    /// later events may be handled first: they fill a placeholder that this event completes.
+    started: bool,
     url: String,
     resource_type: String,
     mime_type: String,
@@ -342,7 +345,6 @@ struct NetRequest {
 struct NetState {
     requests: Vec<NetRequest>,
     index: HashMap<String, usize>,
-    inflight: usize,
     last_activity: Option<Instant>,
     /// Response headers of the main frame's latest document.
     document_headers: Vec<(String, String)>,
@@ -351,6 +353,28 @@ struct NetState {
     /// The proxy's own answer to the main frame's latest document (`refused; ...` or
     /// `unreachable; ...`), when the site never answered it.
     document_proxy_answer: Option<String>,
+}
+
+impl NetState {
+    /// The current entry of request `id`, a placeholder when its `requestWillBeSent` has not
+    /// been handled yet.
+    fn slot(&mut self, id: &str) -> usize {
+        if let Some(&i) = self.index.get(id) {
+            return i;
+        }
+        self.requests.push(NetRequest::default());
+        let i = self.requests.len() - 1;
+        self.index.insert(id.to_owned(), i);
+        i
+    }
+
+    /// Requests started and not finished.
+    fn inflight(&self) -> usize {
+        self.requests
+            .iter()
+            .filter(|r| r.started && !r.done)
+            .count()
+    }
 }
 
 /// Console errors, deprecations and other DevTools issues of one load.
@@ -418,6 +442,7 @@ async fn record(
 
     let mut sent = page.event_listener::<EventRequestWillBeSent>().await?;
     let n = net.clone();
+    let g = guard.clone();
     tokio::spawn(async move {
         while let Some(e) = sent.next().await {
             if e.request.url.starts_with("data:") {
@@ -430,30 +455,43 @@ async fn record(
                     s.documents.push(e.request.url.clone());
                 }
                 let id = e.request_id.inner().clone();
-                let redirect = e.redirect_response.is_some() && s.index.contains_key(&id);
-                if redirect {
-                    // The previous hop is done; its id now names the next hop.
-                    if let Some(&i) = s.index.get(&id) {
-                        s.requests[i].done = true;
-                        if let Some(r) = &e.redirect_response {
-                            s.requests[i].transferred = r.encoded_data_length;
+                let resource_type = e
+                    .r#type
+                    .as_ref()
+                    .map(cdp_name)
+                    .unwrap_or_else(|| "Other".into());
+                match s.index.get(&id).copied() {
+                    // Later events of this request came first: complete their placeholder.
+                    Some(i) if !s.requests[i].started => {
+                        let r = &mut s.requests[i];
+                        r.started = true;
+                        r.url = e.request.url.clone();
+                        if r.resource_type.is_empty() {
+                            r.resource_type = resource_type;
+                        }
+                        if r.failed
+                            && let Some(reason) = g.refusal(&r.url)
+                        {
+                            r.proxy_answer = true;
+                            g.record(&e.request.url, reason);
                         }
                     }
-                } else {
-                    s.inflight += 1;
+                    found => {
+                        // A redirect: the previous hop is done; its id names the next hop.
+                        if let (Some(i), Some(r)) = (found, &e.redirect_response) {
+                            s.requests[i].done = true;
+                            s.requests[i].transferred = r.encoded_data_length;
+                        }
+                        s.requests.push(NetRequest {
+                            started: true,
+                            url: e.request.url.clone(),
+                            resource_type,
+                            ..NetRequest::default()
+                        });
+                        let at = s.requests.len() - 1;
+                        s.index.insert(id, at);
+                    }
                 }
-                let req = NetRequest {
-                    url: e.request.url.clone(),
-                    resource_type: e
-                        .r#type
-                        .as_ref()
-                        .map(cdp_name)
-                        .unwrap_or_else(|| "Other".into()),
-                    ..NetRequest::default()
-                };
-                s.requests.push(req);
-                let at = s.requests.len() - 1;
-                s.index.insert(id, at);
                 s.last_activity = Some(Instant::now());
             }
         }
@@ -479,11 +517,10 @@ async fn record(
                 .find(|(k, _)| k == PROXY_HEADER)
                 .map(|(_, v)| v.clone());
             if let Ok(mut s) = n.lock() {
-                if let Some(&i) = s.index.get(e.request_id.inner()) {
-                    s.requests[i].mime_type = e.response.mime_type.clone();
-                    s.requests[i].resource_type = cdp_name(&e.r#type);
-                    s.requests[i].proxy_answer = proxy_answer.is_some();
-                }
+                let i = s.slot(e.request_id.inner());
+                s.requests[i].mime_type = e.response.mime_type.clone();
+                s.requests[i].resource_type = cdp_name(&e.r#type);
+                s.requests[i].proxy_answer = proxy_answer.is_some();
                 if cdp_name(&e.r#type) == "Document" && is_main_too(e.frame_id.as_ref()) {
                     s.document_proxy_answer = proxy_answer;
                     s.document_headers = headers;
@@ -498,9 +535,8 @@ async fn record(
     tokio::spawn(async move {
         while let Some(e) = data.next().await {
             if let Ok(mut s) = n.lock() {
-                if let Some(&i) = s.index.get(e.request_id.inner()) {
-                    s.requests[i].decoded += e.data_length as f64;
-                }
+                let i = s.slot(e.request_id.inner());
+                s.requests[i].decoded += e.data_length as f64;
                 s.last_activity = Some(Instant::now());
             }
         }
@@ -511,12 +547,10 @@ async fn record(
     tokio::spawn(async move {
         while let Some(e) = finished.next().await {
             if let Ok(mut s) = n.lock() {
-                if let Some(&i) = s.index.get(e.request_id.inner())
-                    && !s.requests[i].done
-                {
+                let i = s.slot(e.request_id.inner());
+                if !s.requests[i].done {
                     s.requests[i].done = true;
                     s.requests[i].transferred = e.encoded_data_length;
-                    s.inflight = s.inflight.saturating_sub(1);
                 }
                 s.last_activity = Some(Instant::now());
             }
@@ -529,13 +563,12 @@ async fn record(
     tokio::spawn(async move {
         while let Some(e) = failed.next().await {
             if let Ok(mut s) = n.lock() {
-                if let Some(&i) = s.index.get(e.request_id.inner())
-                    && !s.requests[i].done
-                {
+                let i = s.slot(e.request_id.inner());
+                if !s.requests[i].done {
                     s.requests[i].done = true;
                     s.requests[i].failed = true;
-                    s.inflight = s.inflight.saturating_sub(1);
-                    // A refused tunnel was recorded by its origin: name the request too.
+                    // A refused tunnel was recorded by its origin: name the request too (or
+                    // when its requestWillBeSent is handled, should that come later).
                     let url = s.requests[i].url.clone();
                     if let Some(reason) = g.refusal(&url) {
                         s.requests[i].proxy_answer = true;
@@ -873,7 +906,7 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
     let tick = std::time::Duration::from_millis(10);
     let activity = || {
         net.lock()
-            .map(|s| (s.inflight, s.last_activity))
+            .map(|s| (s.inflight(), s.last_activity))
             .unwrap_or((0, None))
     };
     loop {
@@ -976,7 +1009,7 @@ fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) -> LabMetrics
     let page_site = site_of(&host_of(page_url));
     let counted: Vec<&NetRequest> = requests
         .iter()
-        .filter(|r| !r.proxy_answer && (!r.failed || r.transferred > 0.0))
+        .filter(|r| r.started && !r.proxy_answer && (!r.failed || r.transferred > 0.0))
         .collect();
     let transferred: f64 = counted
         .iter()
@@ -1317,6 +1350,26 @@ pub fn diagnostics(m: &LabMetrics) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_whose_end_is_handled_before_its_start_is_not_in_flight() {
+        let mut s = NetState::default();
+        // loadingFinished handled first: a placeholder, neither in flight nor counted.
+        let i = s.slot("7.1");
+        s.requests[i].done = true;
+        s.requests[i].transferred = 1200.0;
+        assert_eq!(s.inflight(), 0);
+        // requestWillBeSent then completes the same entry.
+        let j = s.slot("7.1");
+        assert_eq!(i, j);
+        s.requests[j].started = true;
+        assert_eq!(s.inflight(), 0);
+        // A request started and not finished is in flight.
+        let k = s.slot("7.2");
+        s.requests[k].started = true;
+        assert_eq!(s.inflight(), 1);
+        assert_eq!(s.requests.len(), 2);
+    }
 
     #[test]
     fn cls_takes_the_worst_session_window() {
