@@ -36,7 +36,7 @@ const AXE_SOURCE: &str = include_str!("../../assets/axe.min.js");
 pub const AXE_WORLD: &str = "sitelens-axe";
 
 /// Runs axe-core's top level (the loader [`source_holder`] defines), once per document.
-const LOAD_HELD: &str = "typeof axe === 'object' || (typeof __sitelensLoadAxe === 'function' && (__sitelensLoadAxe(), typeof axe === 'object'))";
+const LOAD_AXE: &str = "typeof axe === 'object' || (typeof __sitelensLoadAxe === 'function' && (__sitelensLoadAxe(), typeof axe === 'object'))";
 
 /// The script for [`AXE_WORLD`]: it defines a loader whose body is axe-core's source, and on a
 /// blank page (the prepared tab) calls it and runs Lighthouse's rules, so the process has
@@ -282,7 +282,7 @@ async fn evaluate_in(
 pub async fn run_axe(page: &Page, rules: &[&str]) -> Result<AxeResults, String> {
     let t = std::time::Instant::now();
     let context = axe_context(page).await?;
-    let loaded = evaluate_in(page, context, LOAD_HELD).await?;
+    let loaded = evaluate_in(page, context, LOAD_AXE).await?;
     if loaded != serde_json::Value::Bool(true) {
         // The tab was not prepared with the loader: send the source now.
         evaluate_in(page, context, AXE_SOURCE).await?;

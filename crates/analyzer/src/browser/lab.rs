@@ -341,6 +341,17 @@ struct NetRequest {
     proxy_answer: bool,
 }
 
+impl NetRequest {
+    /// A failed request the proxy refused by its tunnel (recorded as `host:port`) is the
+    /// proxy's answer, and is recorded under its full address too.
+    fn mark_if_refused(&mut self, guard: &RequestGuard) {
+        if let Some(reason) = guard.refusal(&self.url) {
+            self.proxy_answer = true;
+            guard.record(&self.url, reason);
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct NetState {
     requests: Vec<NetRequest>,
@@ -469,11 +480,8 @@ async fn record(
                         if r.resource_type.is_empty() {
                             r.resource_type = resource_type;
                         }
-                        if r.failed
-                            && let Some(reason) = g.refusal(&r.url)
-                        {
-                            r.proxy_answer = true;
-                            g.record(&e.request.url, reason);
+                        if r.failed {
+                            r.mark_if_refused(&g);
                         }
                     }
                     found => {
@@ -501,30 +509,31 @@ async fn record(
     let n = net.clone();
     tokio::spawn(async move {
         while let Some(e) = received.next().await {
-            let headers: Vec<(String, String)> = e
-                .response
-                .headers
-                .inner()
-                .as_object()
-                .map(|map| {
-                    map.iter()
-                        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_owned()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let proxy_answer = headers
-                .iter()
-                .find(|(k, _)| k == PROXY_HEADER)
-                .map(|(_, v)| v.clone());
+            let map = e.response.headers.inner().as_object();
+            let proxy_answer = map.and_then(|m| {
+                m.iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(PROXY_HEADER))
+                    .map(|(_, v)| v.as_str().unwrap_or("").to_owned())
+            });
+            let resource_type = cdp_name(&e.r#type);
             if let Ok(mut s) = n.lock() {
                 let i = s.slot(e.request_id.inner());
                 s.requests[i].mime_type = e.response.mime_type.clone();
-                s.requests[i].resource_type = cdp_name(&e.r#type);
                 s.requests[i].proxy_answer = proxy_answer.is_some();
-                if cdp_name(&e.r#type) == "Document" && is_main_too(e.frame_id.as_ref()) {
+                if resource_type == "Document" && is_main_too(e.frame_id.as_ref()) {
+                    // Only the main document's headers are kept (best practices read them).
+                    s.document_headers = map
+                        .map(|m| {
+                            m.iter()
+                                .map(|(k, v)| {
+                                    (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_owned())
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
                     s.document_proxy_answer = proxy_answer;
-                    s.document_headers = headers;
                 }
+                s.requests[i].resource_type = resource_type;
                 s.last_activity = Some(Instant::now());
             }
         }
@@ -567,13 +576,8 @@ async fn record(
                 if !s.requests[i].done {
                     s.requests[i].done = true;
                     s.requests[i].failed = true;
-                    // A refused tunnel was recorded by its origin: name the request too (or
-                    // when its requestWillBeSent is handled, should that come later).
-                    let url = s.requests[i].url.clone();
-                    if let Some(reason) = g.refusal(&url) {
-                        s.requests[i].proxy_answer = true;
-                        g.record(&url, reason);
-                    }
+                    // Or when its requestWillBeSent is handled, should that come later.
+                    s.requests[i].mark_if_refused(&g);
                 }
                 s.last_activity = Some(Instant::now());
             }
