@@ -28,6 +28,7 @@ pub mod llm;
 pub mod page;
 pub mod report;
 pub mod robots;
+pub mod simulation;
 pub mod sitemap;
 pub mod styles;
 pub mod tech;

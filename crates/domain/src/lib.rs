@@ -14,3 +14,4 @@ pub mod report;
 pub mod score;
 pub mod share;
 pub mod site_url;
+pub mod throttling;
