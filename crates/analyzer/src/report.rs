@@ -322,6 +322,7 @@ fn performance(input: &ReportInput<'_>, perf_score: u32, seo_ring: u32) -> Perfo
         content_optimizations: Some(input.advice.content.clone()),
         premium_optimizations: None,
         estimated,
+        lab_runs: Vec::new(),
     }
 }
 

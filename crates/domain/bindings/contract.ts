@@ -273,6 +273,42 @@ bestPractices: number,
  */
 seo: number, };
 
+export type LabConditions = "simulatedMobile" | "simulatedDesktop" | "observedMobile" | "observedDesktop";
+
+export type LabRun = { 
+/**
+ * Simulated or observed, phone or desktop.
+ */
+conditions: LabConditions, 
+/**
+ * Lighthouse-style performance score on the form factor's curves, 0-100.
+ */
+score: number | null, 
+/**
+ * First Contentful Paint.
+ */
+firstContentfulPaint: number | null, 
+/**
+ * Largest Contentful Paint.
+ */
+largestContentfulPaint: number | null, 
+/**
+ * Speed Index.
+ */
+speedIndex: number | null, 
+/**
+ * Total Blocking Time.
+ */
+totalBlockingTime: number | null, 
+/**
+ * Time to Interactive.
+ */
+timeToInteractive: number | null, 
+/**
+ * Cumulative Layout Shift (always from a real load).
+ */
+cumulativeLayoutShift: number | null, };
+
 export type PerformanceMetrics = { 
 /**
  * First Contentful Paint, ms.
@@ -353,7 +389,12 @@ premiumOptimizations?: PremiumOptimizations,
 /**
  * Names (camelCase field names) of the figures filled from fallback values, not measured.
  */
-estimated: Array<string>, };
+estimated: Array<string>, 
+/**
+ * Every set of lab figures the browser produced; the first is the one the fields above and
+ * the performance ring show. Empty when no browser measured the page.
+ */
+labRuns: Array<LabRun>, };
 
 export type Priority = "high" | "medium" | "low";
 

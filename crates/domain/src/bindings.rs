@@ -38,6 +38,8 @@ pub fn typescript() -> String {
         report::PremiumOptimizations,
         report::LighthouseResult,
         report::LabScores,
+        report::LabConditions,
+        report::LabRun,
         report::PerformanceMetrics,
         report::Priority,
         report::ActionItem,

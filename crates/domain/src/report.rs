@@ -274,6 +274,44 @@ pub struct LabScores {
     pub seo: u32,
 }
 
+/// The conditions a set of lab figures was obtained under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum LabConditions {
+    /// Simulated on Lighthouse's mobile preset (Slow 4G, a processor 4 times slower), as
+    /// Lighthouse's mobile test and PageSpeed Insights report them
+    /// ([`crate::throttling::MOBILE_SLOW_4G`]).
+    SimulatedMobile,
+    /// Simulated on Lighthouse's desktop preset ([`crate::throttling::DESKTOP_DENSE_4G`]).
+    SimulatedDesktop,
+    /// As the page loaded on the analysing server's own connection, emulating a phone.
+    ObservedMobile,
+    /// As the page loaded on the analysing server's own connection, as a desktop.
+    ObservedDesktop,
+}
+
+/// One set of lab figures and the conditions they were obtained under. Times in ms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LabRun {
+    /// Simulated or observed, phone or desktop.
+    pub conditions: LabConditions,
+    /// Lighthouse-style performance score on the form factor's curves, 0-100.
+    pub score: Option<u32>,
+    /// First Contentful Paint.
+    pub first_contentful_paint: Option<f64>,
+    /// Largest Contentful Paint.
+    pub largest_contentful_paint: Option<f64>,
+    /// Speed Index.
+    pub speed_index: Option<f64>,
+    /// Total Blocking Time.
+    pub total_blocking_time: Option<f64>,
+    /// Time to Interactive.
+    pub time_to_interactive: Option<f64>,
+    /// Cumulative Layout Shift (always from a real load).
+    pub cumulative_layout_shift: Option<f64>,
+}
+
 /// Performance metrics and everything the Performance tab reads (SPEC.md §3).
 ///
 /// Times are milliseconds, sizes bytes. Every figure that was not measured but filled from the
@@ -328,6 +366,10 @@ pub struct PerformanceMetrics {
     /// Names (camelCase field names) of the figures filled from fallback values, not measured.
     #[serde(default)]
     pub estimated: Vec<String>,
+    /// Every set of lab figures the browser produced; the first is the one the fields above and
+    /// the performance ring show. Empty when no browser measured the page.
+    #[serde(default)]
+    pub lab_runs: Vec<LabRun>,
 }
 
 /// Priority of an action-plan item.

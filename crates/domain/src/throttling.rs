@@ -70,6 +70,9 @@ mod tests {
         assert_eq!(m.download_bits_per_second(), 1_677_721.6);
         assert_eq!(m.cpu_slowdown, 4.0);
         let d = preset(FormFactor::Desktop);
-        assert_eq!((d.rtt_ms, d.download_kbps, d.cpu_slowdown), (40.0, 10_240.0, 1.0));
+        assert_eq!(
+            (d.rtt_ms, d.download_kbps, d.cpu_slowdown),
+            (40.0, 10_240.0, 1.0)
+        );
     }
 }

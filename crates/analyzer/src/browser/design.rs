@@ -20,7 +20,7 @@ use serde::Deserialize;
 
 use super::BrowserError;
 use super::a11y::AxeResults;
-use super::lab::LabMetrics;
+use super::metrics::LabMetrics;
 
 const DESIGN_JS: &str = include_str!("../../assets/design.js");
 

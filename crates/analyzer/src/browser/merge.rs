@@ -21,12 +21,15 @@
 
 use domain::performance::{MeasuredMetrics, fill_fallbacks, generate_diagnostics};
 use domain::report::{
-    ActionItem, AnalysisReport, Finding, FindingType, LighthouseResult, Priority, Screenshots,
-    SectionGroup,
+    ActionItem, AnalysisReport, Finding, FindingType, LabConditions, LabRun, LighthouseResult,
+    Priority, Screenshots, SectionGroup,
 };
+
+use crate::simulation::Estimates;
 use domain::score::{findings_score, group_status, overall_score};
 
-use super::lab::{self, LabMetrics};
+use super::diagnostics;
+use super::metrics::LabMetrics;
 use super::{BlobStore, BrowserReport, premium};
 
 /// Diagnostic ids the browser measures and therefore replaces.
@@ -88,6 +91,85 @@ fn merge_group(groups: &mut Vec<SectionGroup>, incoming: SectionGroup) {
     }
 }
 
+/// How a set of lab figures is named in the report.
+pub fn conditions_label(c: LabConditions) -> &'static str {
+    match c {
+        LabConditions::SimulatedMobile => "Lab, simulated mobile (Slow 4G, 4x slower processor)",
+        LabConditions::SimulatedDesktop => "Lab, simulated desktop (dense 4G)",
+        LabConditions::ObservedMobile => "Lab, observed as a phone on this server's connection",
+        LabConditions::ObservedDesktop => "Lab, observed as a desktop on this server's connection",
+    }
+}
+
+fn run_summary(r: &LabRun) -> LighthouseResult {
+    let secs = |v: Option<f64>| {
+        v.map_or("not measured".to_owned(), |v| {
+            format!("{:.1} s", v / 1000.0)
+        })
+    };
+    LighthouseResult {
+        title: conditions_label(r.conditions).to_owned(),
+        description: format!(
+            "score {}; FCP {}, LCP {}, Speed Index {}, TBT {}, CLS {}, TTI {}",
+            r.score.map_or("not scored".to_owned(), |s| s.to_string()),
+            secs(r.first_contentful_paint),
+            secs(r.largest_contentful_paint),
+            secs(r.speed_index),
+            r.total_blocking_time
+                .map_or("not measured".to_owned(), |v| format!("{v:.0} ms")),
+            r.cumulative_layout_shift
+                .map_or("not measured".to_owned(), |v| format!("{v:.3}")),
+            secs(r.time_to_interactive),
+        ),
+    }
+}
+
+/// Replace the HTTP side's render-blocking finding (read from the markup alone) by the verdict
+/// of the simulated mobile load: resources that held the first paint back by 50 ms or more.
+fn replace_render_blocking(groups: &mut [SectionGroup], sim: &Estimates) {
+    for g in groups.iter_mut() {
+        let Some(f) = g
+            .findings
+            .iter_mut()
+            .find(|f| f.audit.as_deref() == Some("render-blocking-resources"))
+        else {
+            continue;
+        };
+        if sim.render_blocking.is_empty() {
+            f.kind = FindingType::Good;
+            f.title = "No render-blocking resources".to_owned();
+            f.description = "On a simulated Slow 4G phone no stylesheet or script delays the first paint by 50 ms or more.".to_owned();
+            f.solution = None;
+        } else {
+            let list: Vec<String> = sim
+                .render_blocking
+                .iter()
+                .take(5)
+                .map(|r| {
+                    format!(
+                        "{} ({:.0} ms)",
+                        crate::checks::short_url(&r.url),
+                        r.wasted_ms
+                    )
+                })
+                .collect();
+            f.kind = FindingType::Warning;
+            f.title = "Render-blocking resources".to_owned();
+            f.description = format!(
+                "{} resource(s) delay the first paint on a simulated Slow 4G phone: {}. Deferring them would paint about {:.0} ms sooner.",
+                sim.render_blocking.len(),
+                list.join(", "),
+                sim.render_blocking_savings_ms
+            );
+            f.solution = Some(
+                "Inline the critical CSS, load the rest of the styles without blocking, and give scripts in the head defer or async."
+                    .to_owned(),
+            );
+        }
+        g.status = group_status(&g.findings);
+    }
+}
+
 /// Store both screenshots through `store` as `{report_id}-desktop.png` and
 /// `{report_id}-mobile.png` and return their addresses.
 pub async fn store_screenshots(
@@ -121,12 +203,27 @@ pub fn merge_into(
     screenshots: Screenshots,
     premium: bool,
 ) {
-    let d = &browser.desktop;
+    // The headline is Lighthouse's mobile test: the mobile load, simulated on a Slow 4G phone
+    // (or as observed, when it could not be simulated).
+    let load = &browser.mobile;
+    let runs = browser.lab_runs();
+    let head = runs.first().cloned();
     let a11y = browser.accessibility.score;
     let bp = browser.best_practices.score;
-    let m = measured(d, a11y, bp);
+    let m = MeasuredMetrics {
+        accessibility_score: a11y.map(f64::from),
+        best_practices_score: bp.map(f64::from),
+        first_contentful_paint: head.as_ref().and_then(|h| h.first_contentful_paint),
+        largest_contentful_paint: head.as_ref().and_then(|h| h.largest_contentful_paint),
+        cumulative_layout_shift: head.as_ref().and_then(|h| h.cumulative_layout_shift),
+        total_blocking_time: head.as_ref().and_then(|h| h.total_blocking_time),
+        speed_index: head.as_ref().and_then(|h| h.speed_index),
+        estimated_load_time: load.load_time,
+        page_size: Some(load.transferred_bytes),
+        request_count: Some(f64::from(load.request_count)),
+    };
     let filled = fill_fallbacks(&m);
-    let desktop_score = browser.desktop_score;
+    let headline_score = head.as_ref().and_then(|h| h.score);
 
     // Groups first: the scores below read them.
     for g in browser.design_groups.iter().cloned() {
@@ -152,6 +249,9 @@ pub fn merge_into(
             },
         );
     }
+    if let Some(sim) = &browser.simulated {
+        replace_render_blocking(&mut report.technical_analysis, &sim.mobile);
+    }
 
     {
         let pm = &mut report.performance_analysis;
@@ -161,65 +261,39 @@ pub fn merge_into(
         pm.total_blocking_time = filled.total_blocking_time;
         pm.speed_index = filled.speed_index;
         pm.estimated_load_time = filled.estimated_load_time;
-        pm.time_to_interactive = d.time_to_interactive.unwrap_or(filled.estimated_load_time);
+        let tti = head.as_ref().and_then(|h| h.time_to_interactive);
+        pm.time_to_interactive = tti.unwrap_or(filled.estimated_load_time);
         pm.page_size = filled.page_size;
         pm.request_count = filled.request_count.round() as u32;
         pm.accessibility_score = filled.accessibility_score.round() as u32;
         pm.best_practices_score = filled.best_practices_score.round() as u32;
         pm.scores.accessibility = pm.accessibility_score;
         pm.scores.best_practices = pm.best_practices_score;
-        if let Some(s) = desktop_score {
+        if let Some(s) = headline_score {
             pm.scores.performance = s;
         }
         if let Some(s) = browser.mobile_score {
             pm.mobile_score = s;
         }
         let mut estimated = filled.estimated.clone();
-        if d.time_to_interactive.is_none() {
+        if tti.is_none() {
             estimated.push("timeToInteractive".to_owned());
         }
         pm.estimated = estimated;
 
+        // Diagnostics read the figures as shown: the headline's, on the mobile load's resources.
+        let mut shown = load.clone();
+        shown.total_blocking_time = filled.total_blocking_time;
+        shown.cumulative_layout_shift = filled.cumulative_layout_shift;
         pm.diagnostics
             .retain(|x| !REPLACED_DIAGNOSTICS.contains(&x.id.as_str()));
         pm.diagnostics.extend(generate_diagnostics(&m));
-        pm.diagnostics.extend(lab::diagnostics(d));
+        pm.diagnostics
+            .extend(diagnostics::diagnostics(&shown, browser.simulated.as_ref()));
 
-        let line = |label: &str, v: Option<f64>, unit: &str| LighthouseResult {
-            title: label.to_owned(),
-            description: v.map_or("not measured".to_owned(), |v| {
-                if unit == "ms" {
-                    format!("{:.0} ms desktop", v)
-                } else {
-                    format!("{v:.3}")
-                }
-            }),
-        };
         pm.lighthouse_results
-            .retain(|r| !r.title.starts_with("Lab: "));
-        pm.lighthouse_results.extend([
-            line(
-                "Lab: First Contentful Paint",
-                d.first_contentful_paint,
-                "ms",
-            ),
-            line(
-                "Lab: Largest Contentful Paint",
-                d.largest_contentful_paint,
-                "ms",
-            ),
-            line(
-                "Lab: Total Blocking Time",
-                Some(d.total_blocking_time),
-                "ms",
-            ),
-            line(
-                "Lab: Cumulative Layout Shift",
-                Some(d.cumulative_layout_shift),
-                "",
-            ),
-            line("Lab: Speed Index", d.speed_index, "ms"),
-        ]);
+            .retain(|r| !r.title.starts_with("Lab"));
+        pm.lighthouse_results.extend(runs.iter().map(run_summary));
         for a in browser
             .accessibility
             .audits
@@ -233,6 +307,7 @@ pub fn merge_into(
                 });
             }
         }
+        pm.lab_runs = runs;
     }
     if premium {
         let suite = premium::premium_optimizations(browser, report);
@@ -245,7 +320,7 @@ pub fn merge_into(
         .flat_map(|g| g.findings.iter().cloned())
         .collect();
     report.scores.design = findings_score(&design_findings);
-    if let Some(s) = desktop_score {
+    if let Some(s) = headline_score {
         report.scores.performance = s;
     }
     report.scores.overall = overall_score(

@@ -20,12 +20,16 @@
 pub mod a11y;
 pub mod blob;
 pub mod design;
+pub mod diagnostics;
 pub mod lab;
 pub mod merge;
+pub mod metrics;
 pub mod pool;
 pub mod practices;
 pub mod premium;
 pub mod proxy;
+pub mod record;
+pub mod trace;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,8 +38,8 @@ use domain::report::{Finding, SectionGroup};
 use serde::{Deserialize, Serialize};
 
 pub use blob::{BlobStore, LocalBlobStore};
-pub use lab::LabMetrics;
 pub use merge::merge_into;
+pub use metrics::LabMetrics;
 pub use pool::BrowserPool;
 pub use proxy::RefusedRequest;
 
@@ -297,10 +301,18 @@ pub struct BrowserReport {
     pub desktop: LabMetrics,
     /// Mobile lab metrics.
     pub mobile: LabMetrics,
-    /// Lighthouse-style desktop performance score, 0-100.
+    /// Lighthouse-style desktop performance score, 0-100: the simulated desktop figures (the
+    /// observed ones when the load could not be simulated) and the desktop load's CLS.
     pub desktop_score: Option<u32>,
-    /// Lighthouse-style mobile performance score, 0-100.
+    /// Lighthouse-style mobile performance score, 0-100: the simulated mobile figures (the
+    /// observed ones when the load could not be simulated) and the mobile load's CLS.
     pub mobile_score: Option<u32>,
+    /// The traced load simulated on Lighthouse's mobile and desktop presets.
+    pub simulated: Option<Simulated>,
+    /// Why the load was not simulated, when it was not.
+    pub simulation_error: Option<String>,
+    /// The traced load as the simulation read it (benchmarks and debugging).
+    pub observed_load: Option<crate::simulation::ObservedLoad>,
     /// Screenshots.
     pub screenshots: ScreenshotImages,
     /// Dominant colours, `#rrggbb`, most used first.
@@ -321,6 +333,84 @@ pub struct BrowserReport {
     pub timings: PhaseTimings,
 }
 
+/// The traced load replayed on both of Lighthouse's presets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Simulated {
+    /// On the mobile preset (Slow 4G, 4x slower processor).
+    pub mobile: crate::simulation::Estimates,
+    /// On the desktop preset.
+    pub desktop: crate::simulation::Estimates,
+    /// FCP and LCP saved on the mobile preset if the images were resized and re-encoded (ms).
+    pub image_savings: Option<(f64, f64)>,
+}
+
+fn simulated_values(e: &crate::simulation::Estimates, cls: f64) -> domain::score::LabValues {
+    domain::score::LabValues {
+        first_contentful_paint: Some(e.first_contentful_paint),
+        speed_index: Some(e.speed_index),
+        largest_contentful_paint: Some(e.largest_contentful_paint),
+        total_blocking_time: Some(e.total_blocking_time),
+        cumulative_layout_shift: Some(cls),
+    }
+}
+
+impl BrowserReport {
+    /// Every set of lab figures, the headline first: simulated mobile, simulated desktop,
+    /// observed mobile, observed desktop (the observed ones first when there is no simulation).
+    pub fn lab_runs(&self) -> Vec<domain::report::LabRun> {
+        use domain::report::{LabConditions, LabRun};
+        let observed = |conditions, m: &LabMetrics, device: Device| LabRun {
+            conditions,
+            score: domain::score::performance_score(&m.lab_values(), device.form_factor()),
+            first_contentful_paint: m.first_contentful_paint,
+            largest_contentful_paint: m.largest_contentful_paint,
+            speed_index: m.speed_index,
+            total_blocking_time: Some(m.total_blocking_time),
+            time_to_interactive: m.time_to_interactive,
+            cumulative_layout_shift: Some(m.cumulative_layout_shift),
+        };
+        let mut runs = Vec::new();
+        if let Some(s) = &self.simulated {
+            for (conditions, e, cls, score) in [
+                (
+                    LabConditions::SimulatedMobile,
+                    &s.mobile,
+                    self.mobile.cumulative_layout_shift,
+                    self.mobile_score,
+                ),
+                (
+                    LabConditions::SimulatedDesktop,
+                    &s.desktop,
+                    self.desktop.cumulative_layout_shift,
+                    self.desktop_score,
+                ),
+            ] {
+                runs.push(LabRun {
+                    conditions,
+                    score,
+                    first_contentful_paint: Some(e.first_contentful_paint),
+                    largest_contentful_paint: Some(e.largest_contentful_paint),
+                    speed_index: Some(e.speed_index),
+                    total_blocking_time: Some(e.total_blocking_time),
+                    time_to_interactive: Some(e.time_to_interactive),
+                    cumulative_layout_shift: Some(cls),
+                });
+            }
+        }
+        runs.push(observed(
+            LabConditions::ObservedMobile,
+            &self.mobile,
+            Device::Mobile,
+        ));
+        runs.push(observed(
+            LabConditions::ObservedDesktop,
+            &self.desktop,
+            Device::Desktop,
+        ));
+        runs
+    }
+}
+
 /// Build the report of one measurement from its two device runs.
 pub(crate) fn assemble(
     url: &str,
@@ -329,14 +419,65 @@ pub(crate) fn assemble(
     refused: Vec<RefusedRequest>,
     timings: PhaseTimings,
 ) -> BrowserReport {
-    let desktop_score = domain::score::performance_score(
-        &desktop.metrics.lab_values(),
-        Device::Desktop.form_factor(),
-    );
-    let mobile_score = domain::score::performance_score(
-        &mobile.metrics.lab_values(),
-        Device::Mobile.form_factor(),
-    );
+    let observed_load = match &mobile.observed {
+        Some(Ok(load)) => Ok(load.clone()),
+        Some(Err(e)) => Err(e.clone()),
+        None => Err("the load was not traced".to_owned()),
+    };
+    let simulation = observed_load
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|load| {
+            let run =
+                |preset| crate::simulation::simulate(load, &preset).map_err(|e| e.to_string());
+            let wasted: std::collections::HashMap<String, f64> = mobile
+                .metrics
+                .images
+                .iter()
+                .filter(|i| i.wasted_bytes > 0.0)
+                .map(|i| (i.url.clone(), i.wasted_bytes))
+                .collect();
+            let lcp_url = mobile
+                .metrics
+                .lcp_element
+                .as_deref()
+                .and_then(|e| e.split_once(' ').map(|(_, u)| u));
+            let image_savings = (!wasted.is_empty())
+                .then(|| {
+                    crate::simulation::byte_savings(
+                        load,
+                        &domain::throttling::MOBILE_SLOW_4G,
+                        &wasted,
+                        lcp_url,
+                    )
+                    .ok()
+                })
+                .flatten();
+            Ok(Simulated {
+                mobile: run(domain::throttling::MOBILE_SLOW_4G)?,
+                desktop: run(domain::throttling::DESKTOP_DENSE_4G)?,
+                image_savings,
+            })
+        });
+    if let Err(e) = &simulation {
+        tracing::warn!(error = %e, %url, "the load could not be simulated; observed figures are scored");
+    }
+    let (simulated, simulation_error) = match simulation {
+        Ok(s) => (Some(s), None),
+        Err(e) => (None, Some(e)),
+    };
+    let observed_load = observed_load.ok();
+    let (desktop_values, mobile_values) = match &simulated {
+        Some(s) => (
+            simulated_values(&s.desktop, desktop.metrics.cumulative_layout_shift),
+            simulated_values(&s.mobile, mobile.metrics.cumulative_layout_shift),
+        ),
+        None => (desktop.metrics.lab_values(), mobile.metrics.lab_values()),
+    };
+    let desktop_score =
+        domain::score::performance_score(&desktop_values, Device::Desktop.form_factor());
+    let mobile_score =
+        domain::score::performance_score(&mobile_values, Device::Mobile.form_factor());
     let axe = a11y::combine(desktop.axe.clone(), mobile.axe.clone());
     let accessibility = axe.as_ref().map(a11y::assess).unwrap_or_default();
     let axe_ok = axe.as_ref().and_then(|r| r.as_ref().ok());
@@ -367,6 +508,9 @@ pub(crate) fn assemble(
         },
         desktop_score,
         mobile_score,
+        simulated,
+        simulation_error,
+        observed_load,
         colors: design::palette(&probes),
         fonts: design::fonts(&probes),
         design_groups,

@@ -211,6 +211,8 @@ pub struct BrowserPool {
     tabs: Arc<Semaphore>,
     current: Mutex<Option<Arc<Instance>>>,
     launches: AtomicU64,
+    /// Chromium records one trace at a time: the traced load of each measurement holds this.
+    trace_slot: Mutex<()>,
 }
 
 impl std::fmt::Debug for BrowserPool {
@@ -232,6 +234,7 @@ impl BrowserPool {
             tabs,
             current: Mutex::new(None),
             launches: AtomicU64::new(0),
+            trace_slot: Mutex::new(()),
         }
     }
 
@@ -472,6 +475,7 @@ impl BrowserPool {
         device: Device,
         url: &str,
         guard: &RequestGuard,
+        tracing: lab::Tracing<'_>,
     ) -> Result<(lab::DeviceRun, f64), BrowserError> {
         let queued = Instant::now();
         let tab = self.open_tab(instance, Some((device, guard))).await?;
@@ -479,7 +483,15 @@ impl BrowserPool {
         let limit = self.settings.page_timeout;
         let result = tokio::time::timeout(
             limit,
-            lab::run(&tab.page, device, url, guard, &self.settings, tab.prepared),
+            lab::run(
+                &tab.page,
+                device,
+                url,
+                guard,
+                &self.settings,
+                tab.prepared,
+                tracing,
+            ),
         )
         .await
         .unwrap_or(Err(BrowserError::Timeout {
@@ -533,9 +545,26 @@ impl BrowserPool {
         let guard = self.guard.fresh();
         guard.decide(url).await.map_err(BrowserError::Refused)?;
         let instance = self.instance().await?;
+        // The mobile load is traced and simulated; the desktop load starts once it has settled,
+        // so the two do not compete for the processor while the mobile load's tasks are timed.
+        let (loaded, settled) = tokio::sync::oneshot::channel();
+        let mobile_tracing = lab::Tracing {
+            slot: Some(&self.trace_slot),
+            loaded: Some(loaded),
+        };
         let (desktop, mobile) = tokio::join!(
-            self.run_device(&instance, Device::Desktop, url, &guard),
-            self.run_device(&instance, Device::Mobile, url, &guard),
+            async {
+                let _ = settled.await;
+                self.run_device(
+                    &instance,
+                    Device::Desktop,
+                    url,
+                    &guard,
+                    lab::Tracing::default(),
+                )
+                .await
+            },
+            self.run_device(&instance, Device::Mobile, url, &guard, mobile_tracing),
         );
         if !instance.alive.load(Ordering::Acquire) {
             // Leave the dead instance to be replaced on the next call.

@@ -17,7 +17,7 @@ use domain::report::{
 };
 
 use super::BrowserReport;
-use super::lab::kb;
+use super::metrics::kb;
 
 fn impact(kind: FindingType) -> String {
     match kind {

@@ -397,6 +397,18 @@ impl<'g, 'a> Context<'g, 'a> {
         Ok((results, (before - after).max(0.0).round()))
     }
 
+    /// Build the optimistic and pessimistic FCP and LCP graphs (what [`Self::byte_savings`]
+    /// replays).
+    pub fn prepare_paint_graphs(
+        &mut self,
+        fcp_ts: f64,
+        lcp_ts: f64,
+    ) -> Result<(), SimulationError> {
+        let fcp = self.fcp(fcp_ts)?;
+        self.lcp(lcp_ts, fcp)?;
+        Ok(())
+    }
+
     /// FCP and LCP saved (ms, rounded to 10) by sending `wasted_bytes` fewer bytes for the
     /// requests at these addresses (Lighthouse's byte-efficiency estimate).
     pub fn byte_savings(

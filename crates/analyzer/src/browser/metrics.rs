@@ -1,0 +1,525 @@
+//! Observed lab metrics of one load: the figures the page itself recorded (paint, LCP and
+//! layout-shift entries, long tasks, navigation and resource timing) and what the network saw,
+//! computed into [`LabMetrics`].
+//!
+//! How each figure is measured on this server's connection is described in [`super::lab`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::record::NetRequest;
+
+/// Bytes per pixel of a well-compressed WebP, the target of the image savings estimate.
+pub const TARGET_BYTES_PER_PIXEL: f64 = 0.15;
+/// Savings under this many bytes are not reported (Lighthouse's threshold).
+pub const IGNORE_SAVINGS_BYTES: f64 = 4096.0;
+
+/// Bytes and requests of one resource type.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeBreakdown {
+    /// Resource type as DevTools names it (Document, Script, Stylesheet, Image, Font, ...).
+    pub resource_type: String,
+    /// Requests.
+    pub requests: u32,
+    /// Bytes on the wire.
+    pub transferred_bytes: f64,
+    /// Decoded bytes.
+    pub decoded_bytes: f64,
+}
+
+/// One resource.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceInfo {
+    /// Address.
+    pub url: String,
+    /// Resource type.
+    pub resource_type: String,
+    /// MIME type of the response.
+    pub mime_type: String,
+    /// Bytes on the wire.
+    pub transferred_bytes: f64,
+    /// Decoded bytes.
+    pub decoded_bytes: f64,
+    /// Whether it is on another site than the page.
+    pub third_party: bool,
+    /// When it finished, ms after navigation start (render-blocking resources).
+    pub end_ms: f64,
+}
+
+/// An image worth changing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageFinding {
+    /// Address.
+    pub url: String,
+    /// Natural size.
+    pub natural: (u32, u32),
+    /// Displayed size, CSS px.
+    pub displayed: (u32, u32),
+    /// Bytes on the wire.
+    pub transferred_bytes: f64,
+    /// Estimated bytes saved by resizing to the displayed size and a modern format.
+    pub wasted_bytes: f64,
+    /// Width and height are not reserved (attributes or CSS), so it shifts the layout.
+    pub no_dimensions: bool,
+    /// Served larger than displayed.
+    pub oversized: bool,
+    /// JPEG, PNG, BMP or TIFF rather than WebP/AVIF.
+    pub legacy_format: bool,
+    /// Displayed with a different aspect ratio than its natural one (distorted).
+    pub distorted: bool,
+    /// Displayed larger than its natural size (blurry).
+    pub upscaled: bool,
+}
+
+/// Third-party weight.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThirdParty {
+    /// Requests to other sites.
+    pub requests: u32,
+    /// Their bytes on the wire.
+    pub transferred_bytes: f64,
+    /// Share of all transferred bytes, 0-1.
+    pub byte_share: f64,
+    /// Other sites contacted.
+    pub hosts: Vec<String>,
+}
+
+/// Lab metrics of one load. Times in ms from navigation start, sizes in bytes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabMetrics {
+    /// First Contentful Paint.
+    pub first_contentful_paint: Option<f64>,
+    /// Largest Contentful Paint.
+    pub largest_contentful_paint: Option<f64>,
+    /// The LCP element's tag and address (images).
+    pub lcp_element: Option<String>,
+    /// Cumulative Layout Shift.
+    pub cumulative_layout_shift: f64,
+    /// Total Blocking Time.
+    pub total_blocking_time: f64,
+    /// Long tasks seen (start, duration).
+    pub long_tasks: Vec<(f64, f64)>,
+    /// Speed Index (paint progression, see the module documentation).
+    pub speed_index: Option<f64>,
+    /// Time to Interactive (see the module documentation).
+    pub time_to_interactive: Option<f64>,
+    /// Time to first byte of the document.
+    pub time_to_first_byte: Option<f64>,
+    /// DOMContentLoaded end.
+    pub dom_content_loaded: Option<f64>,
+    /// Load event end.
+    pub load_time: Option<f64>,
+    /// Bytes on the wire.
+    pub transferred_bytes: f64,
+    /// Decoded bytes.
+    pub decoded_bytes: f64,
+    /// Requests (`data:` excluded; refused ones excluded).
+    pub request_count: u32,
+    /// Per resource type, largest first.
+    pub by_type: Vec<TypeBreakdown>,
+    /// The ten largest resources.
+    pub largest: Vec<ResourceInfo>,
+    /// Render-blocking resources.
+    pub render_blocking: Vec<ResourceInfo>,
+    /// Images with something to fix.
+    pub images: Vec<ImageFinding>,
+    /// Third-party weight.
+    pub third_party: ThirdParty,
+}
+
+impl LabMetrics {
+    /// The values the performance score uses.
+    pub fn lab_values(&self) -> domain::score::LabValues {
+        domain::score::LabValues {
+            first_contentful_paint: self.first_contentful_paint,
+            speed_index: self.speed_index,
+            largest_contentful_paint: self.largest_contentful_paint,
+            total_blocking_time: Some(self.total_blocking_time),
+            cumulative_layout_shift: Some(self.cumulative_layout_shift),
+        }
+    }
+
+    /// Bytes the image changes would save.
+    pub fn image_savings(&self) -> f64 {
+        self.images
+            .iter()
+            .map(|i| i.wasted_bytes)
+            .fold(0.0, |a, b| a + b)
+    }
+}
+
+/// What the page script recorded (lab-collect.js).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Collected {
+    paints: BTreeMap<String, f64>,
+    lcp: Vec<LcpEntry>,
+    shifts: Vec<Shift>,
+    longtasks: Vec<LongTask>,
+    speed_index: Option<f64>,
+    nav: NavTiming,
+    resources: Vec<ResourceTiming>,
+    /// The page's images.
+    pub images: Vec<ImageProbe>,
+    /// `document.doctype.name`.
+    pub doctype: Option<String>,
+    /// `document.compatMode`.
+    pub compat_mode: String,
+    /// `document.characterSet`.
+    pub character_set: String,
+    /// Index of the charset meta among the head's children, -1 when absent.
+    pub meta_charset_index: i64,
+    /// The viewport meta content, when present.
+    pub viewport: Option<String>,
+    /// `window.isSecureContext` (https, or localhost as Lighthouse treats it).
+    pub secure_context: bool,
+    /// `location.protocol`.
+    pub protocol: String,
+    /// The page asked for the position while loading.
+    pub geolocation_on_start: bool,
+    /// The page asked to show notifications while loading.
+    pub notification_on_start: bool,
+    /// Inputs that cancel a paste.
+    pub paste_prevented: u32,
+    /// `location.href`.
+    pub final_url: String,
+    /// `document.title`.
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+struct LcpEntry {
+    t: f64,
+    url: String,
+    tag: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(default)]
+struct Shift {
+    t: f64,
+    v: f64,
+    /// Chromium's `hadRecentInput`. Sitelens never sends input, yet Chromium sets the flag after
+    /// emulation and tab changes (crbug.com/1094974, crbug.com/1302667; Lighthouse works around
+    /// it too), so every shift counts and the flag is only kept for the record.
+    #[allow(dead_code)]
+    input: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(default)]
+struct LongTask {
+    t: f64,
+    d: f64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct NavTiming {
+    response_start: f64,
+    dom_content_loaded: f64,
+    load: f64,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct ResourceTiming {
+    url: String,
+    render_blocking: bool,
+    end: f64,
+}
+
+/// One `<img>` as rendered.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ImageProbe {
+    /// `currentSrc`.
+    pub url: String,
+    /// Natural width.
+    pub natural_width: f64,
+    /// Natural height.
+    pub natural_height: f64,
+    /// Displayed width.
+    pub width: f64,
+    /// Displayed height.
+    pub height: f64,
+    /// Has a width attribute.
+    pub has_width_attr: bool,
+    /// Has a height attribute.
+    pub has_height_attr: bool,
+    /// Sized by CSS (inline width and height, or aspect-ratio).
+    pub css_sized: bool,
+    /// `object-fit`.
+    pub object_fit: String,
+    /// Rendered with a size.
+    pub visible: bool,
+    /// In the first viewport.
+    pub in_viewport: bool,
+}
+
+/// The registrable part of a host, approximated as its last two labels (IP addresses whole).
+pub(crate) fn site_of(host: &str) -> String {
+    if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') {
+        return host.to_owned();
+    }
+    let labels: Vec<&str> = host.trim_end_matches('.').split('.').collect();
+    let n = labels.len();
+    if n <= 2 {
+        return host.to_owned();
+    }
+    // Two-letter second-level registries such as co.uk keep three labels.
+    let keep = if labels[n - 2].len() <= 3 && labels[n - 1].len() == 2 {
+        3
+    } else {
+        2
+    };
+    labels[n.saturating_sub(keep)..].join(".")
+}
+
+pub(crate) fn host_of(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// CLS: the largest session window (gaps under 1 s, windows at most 5 s) of shift values.
+pub fn cumulative_layout_shift(shifts: &[(f64, f64)]) -> f64 {
+    let mut best: f64 = 0.0;
+    let mut current = 0.0;
+    let mut window_start = f64::NEG_INFINITY;
+    let mut last = f64::NEG_INFINITY;
+    for &(t, v) in shifts {
+        if t - last >= 1000.0 || t - window_start >= 5000.0 {
+            current = 0.0;
+            window_start = t;
+        }
+        current += v;
+        last = t;
+        best = best.max(current);
+    }
+    best
+}
+
+/// TBT: the time beyond 50 ms of every long task after FCP, each clipped at FCP.
+pub fn total_blocking_time(fcp: f64, tasks: &[(f64, f64)]) -> f64 {
+    tasks
+        .iter()
+        .map(|&(start, d)| {
+            let end = start + d;
+            let clipped = (end - start.max(fcp)).max(0.0);
+            (clipped - 50.0).max(0.0)
+        })
+        .fold(0.0, |a, b| a + b)
+}
+
+pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) -> LabMetrics {
+    let fcp = c.paints.get("first-contentful-paint").copied();
+    let lcp_entry = c.lcp.last();
+    let shifts: Vec<(f64, f64)> = c.shifts.iter().map(|s| (s.t, s.v)).collect();
+    let tasks: Vec<(f64, f64)> = c.longtasks.iter().map(|t| (t.t, t.d)).collect();
+    let tbt = fcp.map_or(0.0, |f| total_blocking_time(f, &tasks));
+    let last_task_end = tasks.iter().map(|(s, d)| s + d).fold(0.0_f64, f64::max);
+    let dcl = (c.nav.dom_content_loaded > 0.0).then_some(c.nav.dom_content_loaded);
+    let tti = fcp.map(|f| f.max(dcl.unwrap_or(0.0)).max(last_task_end));
+    let speed_index = c.speed_index.map(|si| fcp.map_or(si, |f| si.max(f)));
+
+    let page_site = site_of(&host_of(page_url));
+    let counted: Vec<&NetRequest> = requests
+        .iter()
+        .filter(|r| {
+            r.started && !r.proxy_answer && !r.data_url && (!r.failed || r.transferred > 0.0)
+        })
+        .collect();
+    let transferred: f64 = counted
+        .iter()
+        .map(|r| r.transferred)
+        .fold(0.0, |a, b| a + b);
+    let decoded: f64 = counted.iter().map(|r| r.decoded).fold(0.0, |a, b| a + b);
+
+    let mut types: BTreeMap<String, TypeBreakdown> = BTreeMap::new();
+    let mut third = ThirdParty::default();
+    let mut resources: Vec<ResourceInfo> = Vec::new();
+    for r in &counted {
+        let t = types
+            .entry(r.resource_type.clone())
+            .or_insert_with(|| TypeBreakdown {
+                resource_type: r.resource_type.clone(),
+                ..TypeBreakdown::default()
+            });
+        t.requests += 1;
+        t.transferred_bytes += r.transferred;
+        t.decoded_bytes += r.decoded;
+        let host = host_of(&r.url);
+        let is_third = !host.is_empty() && site_of(&host) != page_site;
+        if is_third {
+            third.requests += 1;
+            third.transferred_bytes += r.transferred;
+            if !third.hosts.contains(&host) {
+                third.hosts.push(host);
+            }
+        }
+        resources.push(ResourceInfo {
+            url: r.url.clone(),
+            resource_type: r.resource_type.clone(),
+            mime_type: r.mime_type.clone(),
+            transferred_bytes: r.transferred,
+            decoded_bytes: r.decoded,
+            third_party: is_third,
+            end_ms: 0.0,
+        });
+    }
+    third.byte_share = if transferred > 0.0 {
+        third.transferred_bytes / transferred
+    } else {
+        0.0
+    };
+    let mut by_type: Vec<TypeBreakdown> = types.into_values().collect();
+    by_type.sort_by(|a, b| b.transferred_bytes.total_cmp(&a.transferred_bytes));
+
+    let find = |url: &str| resources.iter().find(|r| r.url == url).cloned();
+    let render_blocking: Vec<ResourceInfo> = c
+        .resources
+        .iter()
+        .filter(|r| r.render_blocking)
+        .map(|r| {
+            let mut info = find(&r.url).unwrap_or_else(|| ResourceInfo {
+                url: r.url.clone(),
+                ..ResourceInfo::default()
+            });
+            info.end_ms = r.end;
+            info
+        })
+        .collect();
+
+    let mut images = Vec::new();
+    for img in &c.images {
+        if !img.visible || img.url.is_empty() || img.natural_width <= 0.0 {
+            continue;
+        }
+        let res = find(&img.url);
+        let bytes = res.as_ref().map_or(0.0, |r| r.transferred_bytes);
+        let mime = res
+            .as_ref()
+            .map(|r| r.mime_type.clone())
+            .unwrap_or_default();
+        let natural_px = img.natural_width * img.natural_height;
+        let shown_px = (img.width * img.height).max(1.0);
+        let legacy = matches!(
+            mime.as_str(),
+            "image/jpeg" | "image/png" | "image/bmp" | "image/x-ms-bmp" | "image/tiff"
+        );
+        let oversized = natural_px > shown_px * 1.5 && natural_px - shown_px > 10_000.0;
+        let target_px = natural_px.min(shown_px);
+        let wasted = if legacy {
+            (bytes - target_px * TARGET_BYTES_PER_PIXEL).max(0.0)
+        } else if oversized {
+            bytes * (1.0 - shown_px / natural_px)
+        } else {
+            0.0
+        };
+        let wasted = if wasted >= IGNORE_SAVINGS_BYTES {
+            wasted
+        } else {
+            0.0
+        };
+        let no_dimensions = !(img.css_sized || (img.has_width_attr && img.has_height_attr));
+        let natural_ratio = img.natural_width / img.natural_height.max(1.0);
+        let shown_ratio = img.width / img.height.max(1.0);
+        let fitted = matches!(img.object_fit.as_str(), "cover" | "contain" | "scale-down");
+        let distorted = !fitted
+            && img.width > 5.0
+            && img.height > 5.0
+            && ((shown_ratio - natural_ratio).abs() / natural_ratio) > 0.05;
+        let upscaled =
+            img.width > img.natural_width * 1.25 || img.height > img.natural_height * 1.25;
+        if wasted > 0.0 || no_dimensions || distorted || upscaled {
+            images.push(ImageFinding {
+                url: img.url.clone(),
+                natural: (img.natural_width as u32, img.natural_height as u32),
+                displayed: (img.width.round() as u32, img.height.round() as u32),
+                transferred_bytes: bytes,
+                wasted_bytes: wasted.round(),
+                no_dimensions,
+                oversized,
+                legacy_format: legacy,
+                distorted,
+                upscaled,
+            });
+        }
+    }
+
+    let mut largest = resources.clone();
+    largest.sort_by(|a, b| b.transferred_bytes.total_cmp(&a.transferred_bytes));
+    largest.truncate(10);
+
+    LabMetrics {
+        first_contentful_paint: fcp,
+        largest_contentful_paint: lcp_entry.map(|e| e.t),
+        lcp_element: lcp_entry.map(|e| {
+            if e.url.is_empty() {
+                e.tag.clone()
+            } else {
+                format!("{} {}", e.tag, e.url)
+            }
+        }),
+        cumulative_layout_shift: cumulative_layout_shift(&shifts),
+        total_blocking_time: tbt,
+        long_tasks: tasks,
+        speed_index,
+        time_to_interactive: tti,
+        time_to_first_byte: (c.nav.response_start > 0.0).then_some(c.nav.response_start),
+        dom_content_loaded: dcl,
+        load_time: (c.nav.load > 0.0).then_some(c.nav.load),
+        transferred_bytes: transferred,
+        decoded_bytes: decoded,
+        request_count: counted.len() as u32,
+        by_type,
+        largest,
+        render_blocking,
+        images,
+        third_party: third,
+    }
+}
+
+/// Format bytes as the report shows sizes (KB, SPEC.md §9).
+pub fn kb(bytes: f64) -> String {
+    format!("{:.0} KB", (bytes / 1024.0).round())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cls_takes_the_worst_session_window() {
+        // Two windows: 0.05 + 0.05 close together, then 0.08 alone two seconds later.
+        let shifts = [(100.0, 0.05), (400.0, 0.05), (2500.0, 0.08)];
+        assert!((cumulative_layout_shift(&shifts) - 0.10).abs() < 1e-9);
+        assert_eq!(cumulative_layout_shift(&[]), 0.0);
+    }
+
+    #[test]
+    fn tbt_clips_at_fcp() {
+        // A 120 ms task straddling FCP at 500 counts only its 100 ms after FCP: 50 ms blocking.
+        assert_eq!(total_blocking_time(500.0, &[(480.0, 120.0)]), 50.0);
+        assert_eq!(
+            total_blocking_time(500.0, &[(600.0, 300.0), (1000.0, 40.0)]),
+            250.0
+        );
+    }
+
+    #[test]
+    fn sites_group_subdomains() {
+        assert_eq!(site_of("cdn.example.com"), "example.com");
+        assert_eq!(site_of("www.shop.co.uk"), "shop.co.uk");
+        assert_eq!(site_of("127.0.0.1"), "127.0.0.1");
+    }
+}

@@ -1,0 +1,283 @@
+//! A trace of the page's main thread during one load: the tasks the simulation replays, and the
+//! paint events it cuts its metric graphs at.
+//!
+//! Chromium runs one trace at a time per browser, so the pool lets one load be traced at once
+//! (the mobile load; Lighthouse also simulates both presets from one observed load). Only the
+//! categories the simulation reads are recorded: main-thread tasks and what they did
+//! (`devtools.timeline` and its detailed variant) and paint timing (`loading`).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::tracing::{
+    EndParams, EventDataCollected, EventTracingComplete, StartParams, StartTransferMode,
+    TraceConfig,
+};
+use futures::StreamExt;
+use serde_json::Value;
+
+use super::BrowserError;
+use crate::simulation::TraceEvent;
+
+/// Categories recorded.
+const CATEGORIES: &[&str] = &[
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "disabled-by-default-lighthouse",
+    "loading",
+];
+
+/// How long to wait for the trace to arrive after it is stopped.
+const COLLECT_LIMIT: Duration = Duration::from_secs(10);
+
+/// A trace being recorded.
+pub struct Recording {
+    events: Arc<Mutex<Vec<Value>>>,
+    complete: tokio::sync::oneshot::Receiver<()>,
+}
+
+/// Start tracing `page`'s browser.
+pub async fn start(page: &Page) -> Result<Recording, BrowserError> {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let mut data = page.event_listener::<EventDataCollected>().await?;
+    let mut done = page.event_listener::<EventTracingComplete>().await?;
+    let sink = events.clone();
+    let (tx, complete) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        // Data events come before the completion event on the same connection; both streams are
+        // drained until completion, so no chunk is lost to channel order.
+        loop {
+            tokio::select! {
+                chunk = data.next() => match chunk {
+                    Some(c) => {
+                        if let Ok(mut e) = sink.lock() {
+                            e.extend(c.value.iter().cloned());
+                        }
+                    }
+                    None => break,
+                },
+                end = done.next() => {
+                    if end.is_none() {
+                        break;
+                    }
+                    // Let chunks already queued on the data stream arrive.
+                    while let Ok(Some(c)) = tokio::time::timeout(Duration::from_millis(20), data.next()).await {
+                        if let Ok(mut e) = sink.lock() {
+                            e.extend(c.value.iter().cloned());
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        let _ = tx.send(());
+    });
+    let config = TraceConfig::builder()
+        .included_categories(
+            CATEGORIES
+                .iter()
+                .map(|c| (*c).to_owned())
+                .collect::<Vec<_>>(),
+        )
+        .excluded_categories(vec!["*".to_owned()])
+        .build();
+    page.execute(
+        StartParams::builder()
+            .transfer_mode(StartTransferMode::ReportEvents)
+            .trace_config(config)
+            .build(),
+    )
+    .await?;
+    Ok(Recording { events, complete })
+}
+
+impl Recording {
+    /// Stop tracing and return every event recorded.
+    pub async fn stop(self, page: &Page) -> Result<Vec<Value>, BrowserError> {
+        page.execute(EndParams::default()).await?;
+        tokio::time::timeout(COLLECT_LIMIT, self.complete)
+            .await
+            .map_err(|_| BrowserError::Timeout {
+                what: "collecting the trace",
+                seconds: COLLECT_LIMIT.as_secs(),
+            })?
+            .map_err(|_| BrowserError::Protocol("the trace ended without its data".to_owned()))?;
+        Ok(self.events.lock().map(|e| e.clone()).unwrap_or_default())
+    }
+}
+
+/// What the trace says about the page's main frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MainThread {
+    /// Every event of the main frame's renderer main thread, ordered by start.
+    pub events: Vec<TraceEvent>,
+    /// First Contentful Paint, µs.
+    pub fcp: Option<f64>,
+    /// First Paint, µs.
+    pub first_paint: Option<f64>,
+    /// The last Largest Contentful Paint candidate, µs.
+    pub lcp: Option<f64>,
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    path.iter().try_fold(v, |v, k| v.get(k))?.as_str()
+}
+
+fn num_at(v: &Value, path: &[&str]) -> Option<f64> {
+    path.iter().try_fold(v, |v, k| v.get(k))?.as_f64()
+}
+
+/// The events of `frame`'s renderer main thread, and its paint times.
+pub fn main_thread(events: &[Value], frame: &str) -> MainThread {
+    // The frame's process: the last one a navigation committed it to (a navigation may move it
+    // to a new process), else the one tracing started with.
+    let mut pid = None;
+    for e in events {
+        match e.get("name").and_then(Value::as_str) {
+            Some("TracingStartedInBrowser") if pid.is_none() => {
+                if let Some(frames) = e.pointer("/args/data/frames").and_then(Value::as_array) {
+                    pid = frames
+                        .iter()
+                        .find(|f| f.get("frame").and_then(Value::as_str) == Some(frame))
+                        .and_then(|f| num_at(f, &["processId"]));
+                }
+            }
+            Some("FrameCommittedInBrowser")
+                if str_at(e, &["args", "data", "frame"]) == Some(frame)
+                    && str_at(e, &["args", "data", "url"]).is_some_and(|u| u != "about:blank") =>
+            {
+                pid = num_at(e, &["args", "data", "processId"]).or(pid);
+            }
+            _ => {}
+        }
+    }
+    let Some(pid) = pid else {
+        return MainThread::default();
+    };
+    let tid = events.iter().find_map(|e| {
+        (e.get("ph").and_then(Value::as_str) == Some("M")
+            && e.get("name").and_then(Value::as_str) == Some("thread_name")
+            && num_at(e, &["pid"]) == Some(pid)
+            && str_at(e, &["args", "name"]) == Some("CrRendererMain"))
+        .then(|| num_at(e, &["tid"]))
+        .flatten()
+    });
+    let mut out = MainThread::default();
+    for e in events {
+        if num_at(e, &["pid"]) != Some(pid) || e.get("ph").and_then(Value::as_str) == Some("M") {
+            continue;
+        }
+        let name = e.get("name").and_then(Value::as_str).unwrap_or("");
+        let ts = num_at(e, &["ts"]).unwrap_or(0.0);
+        let event_frame =
+            str_at(e, &["args", "frame"]).or_else(|| str_at(e, &["args", "data", "frame"]));
+        match name {
+            "firstContentfulPaint" if event_frame == Some(frame) => {
+                out.fcp.get_or_insert(ts);
+            }
+            "firstPaint" if event_frame == Some(frame) => {
+                out.first_paint.get_or_insert(ts);
+            }
+            "largestContentfulPaint::Candidate" if event_frame == Some(frame) => out.lcp = Some(ts),
+            "largestContentfulPaint::Invalidate" if event_frame == Some(frame) => out.lcp = None,
+            _ => {}
+        }
+        if tid.is_some() && num_at(e, &["tid"]) != tid {
+            continue;
+        }
+        let data = e.pointer("/args/data");
+        let field = |k: &str| {
+            data.and_then(|d| d.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let stack_urls = data
+            .and_then(|d| d.get("stackTrace"))
+            .and_then(Value::as_array)
+            .map(|frames| {
+                frames
+                    .iter()
+                    .filter_map(|f| f.get("url").and_then(Value::as_str))
+                    .filter(|u| !u.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.events.push(TraceEvent {
+            name: name.to_owned(),
+            ts,
+            dur: num_at(e, &["dur"]),
+            url: field("url"),
+            frame: field("frame"),
+            request_id: field("requestId"),
+            timer_id: data.and_then(|d| d.get("timerId")).and_then(Value::as_i64),
+            ready_state: data
+                .and_then(|d| d.get("readyState"))
+                .and_then(Value::as_i64),
+            style_sheet_url: field("styleSheetUrl"),
+            stack_urls,
+        });
+    }
+    out.events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_main_frames_thread_and_paints_are_picked_out() {
+        let events = vec![
+            json!({"name":"thread_name","ph":"M","pid":7,"tid":70,"args":{"name":"CrRendererMain"}}),
+            json!({"name":"thread_name","ph":"M","pid":7,"tid":71,"args":{"name":"Compositor"}}),
+            json!({"name":"thread_name","ph":"M","pid":9,"tid":90,"args":{"name":"CrRendererMain"}}),
+            json!({"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":1,"args":{"data":{"frames":[{"frame":"F","processId":7}]}}}),
+            json!({"name":"RunTask","ph":"X","pid":7,"tid":70,"ts":300,"dur":50,"args":{}}),
+            json!({"name":"EvaluateScript","ph":"X","pid":7,"tid":70,"ts":310,"dur":20,"args":{"data":{"url":"http://a.test/x.js","frame":"F","stackTrace":[{"url":"http://a.test/y.js"}]}}}),
+            json!({"name":"RunTask","ph":"X","pid":7,"tid":71,"ts":100,"dur":5,"args":{}}),
+            json!({"name":"RunTask","ph":"X","pid":9,"tid":90,"ts":100,"dur":5,"args":{}}),
+            json!({"name":"RunTask","ph":"X","pid":7,"tid":70,"ts":200,"dur":10,"args":{}}),
+            json!({"name":"firstPaint","ph":"R","pid":7,"tid":70,"ts":400,"args":{"frame":"F"}}),
+            json!({"name":"firstContentfulPaint","ph":"R","pid":7,"tid":70,"ts":400,"args":{"frame":"F"}}),
+            json!({"name":"largestContentfulPaint::Candidate","ph":"R","pid":7,"tid":70,"ts":400,"args":{"frame":"F"}}),
+            json!({"name":"largestContentfulPaint::Candidate","ph":"R","pid":7,"tid":70,"ts":900,"args":{"frame":"F"}}),
+            json!({"name":"firstContentfulPaint","ph":"R","pid":7,"tid":70,"ts":450,"args":{"frame":"OTHER"}}),
+        ];
+        let m = main_thread(&events, "F");
+        assert_eq!(
+            (m.fcp, m.first_paint, m.lcp),
+            (Some(400.0), Some(400.0), Some(900.0))
+        );
+        let tasks: Vec<f64> = m
+            .events
+            .iter()
+            .filter(|e| e.name == "RunTask")
+            .map(|e| e.ts)
+            .collect();
+        assert_eq!(tasks, vec![200.0, 300.0], "only the main thread, in order");
+        let eval = m
+            .events
+            .iter()
+            .find(|e| e.name == "EvaluateScript")
+            .expect("script");
+        assert_eq!(eval.url.as_deref(), Some("http://a.test/x.js"));
+        assert_eq!(eval.stack_urls, vec!["http://a.test/y.js".to_owned()]);
+    }
+
+    #[test]
+    fn a_navigation_to_a_new_process_is_followed() {
+        let events = vec![
+            json!({"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":1,"args":{"data":{"frames":[{"frame":"F","processId":7}]}}}),
+            json!({"name":"FrameCommittedInBrowser","ph":"I","pid":1,"tid":1,"ts":5,"args":{"data":{"frame":"F","processId":9,"url":"http://a.test/"}}}),
+            json!({"name":"thread_name","ph":"M","pid":9,"tid":90,"args":{"name":"CrRendererMain"}}),
+            json!({"name":"RunTask","ph":"X","pid":9,"tid":90,"ts":10,"dur":5,"args":{}}),
+            json!({"name":"RunTask","ph":"X","pid":7,"tid":70,"ts":10,"dur":5,"args":{}}),
+        ];
+        let m = main_thread(&events, "F");
+        assert_eq!(m.events.len(), 1);
+        assert_eq!(main_thread(&events, "NOPE"), MainThread::default());
+    }
+}
