@@ -219,6 +219,13 @@ pub fn is_pro_only(
 }
 
 /// Formats milliseconds as seconds, `3.4 s`.
+/// How the report names the conditions of a set of lab figures (`simulatedMobile`, ...).
+#[wasm_bindgen(js_name = labConditionsLabel)]
+pub fn lab_conditions_label(conditions: JsValue) -> Result<String, JsError> {
+    let c: domain::report::LabConditions = from_js(conditions)?;
+    Ok(c.label().to_owned())
+}
+
 #[wasm_bindgen(js_name = formatSeconds)]
 pub fn format_seconds(ms: f64) -> String {
     performance::format_seconds(ms)

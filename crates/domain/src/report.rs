@@ -290,6 +290,18 @@ pub enum LabConditions {
     ObservedDesktop,
 }
 
+impl LabConditions {
+    /// How the report names these conditions.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::SimulatedMobile => "Simulated mobile (Slow 4G, 4x slower processor)",
+            Self::SimulatedDesktop => "Simulated desktop (dense 4G)",
+            Self::ObservedMobile => "Observed as a phone on this server's connection",
+            Self::ObservedDesktop => "Observed as a desktop on this server's connection",
+        }
+    }
+}
+
 /// One set of lab figures and the conditions they were obtained under. Times in ms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

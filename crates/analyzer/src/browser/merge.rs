@@ -21,8 +21,8 @@
 
 use domain::performance::{MeasuredMetrics, fill_fallbacks, generate_diagnostics};
 use domain::report::{
-    ActionItem, AnalysisReport, Finding, FindingType, LabConditions, LabRun, LighthouseResult,
-    Priority, Screenshots, SectionGroup,
+    ActionItem, AnalysisReport, Finding, FindingType, LabRun, LighthouseResult, Priority,
+    Screenshots, SectionGroup,
 };
 
 use crate::simulation::Estimates;
@@ -91,16 +91,6 @@ fn merge_group(groups: &mut Vec<SectionGroup>, incoming: SectionGroup) {
     }
 }
 
-/// How a set of lab figures is named in the report.
-pub fn conditions_label(c: LabConditions) -> &'static str {
-    match c {
-        LabConditions::SimulatedMobile => "Lab, simulated mobile (Slow 4G, 4x slower processor)",
-        LabConditions::SimulatedDesktop => "Lab, simulated desktop (dense 4G)",
-        LabConditions::ObservedMobile => "Lab, observed as a phone on this server's connection",
-        LabConditions::ObservedDesktop => "Lab, observed as a desktop on this server's connection",
-    }
-}
-
 fn run_summary(r: &LabRun) -> LighthouseResult {
     let secs = |v: Option<f64>| {
         v.map_or("not measured".to_owned(), |v| {
@@ -108,7 +98,7 @@ fn run_summary(r: &LabRun) -> LighthouseResult {
         })
     };
     LighthouseResult {
-        title: conditions_label(r.conditions).to_owned(),
+        title: format!("Lab, {}", r.conditions.label().to_lowercase()),
         description: format!(
             "score {}; FCP {}, LCP {}, Speed Index {}, TBT {}, CLS {}, TTI {}",
             r.score.map_or("not scored".to_owned(), |s| s.to_string()),

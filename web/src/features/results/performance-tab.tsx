@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { CheckCircle2, Lock, XCircle } from "lucide-react";
-import { formatSeconds, goodRanges, inGoodRange, type AnalysisReport, type Diagnostic } from "../../lib/domain";
+import { formatSeconds, goodRanges, inGoodRange, labConditionsLabel, type AnalysisReport, type Diagnostic, type LabRun } from "../../lib/domain";
 import { Badge } from "../../components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
@@ -25,11 +25,58 @@ const rows: MetricRow[] = [
   { key: "requestCount", range: "requests", label: "Requests", format: (v) => String(v) },
 ];
 
+const seconds = (v: number | null | undefined) => (v == null ? "–" : formatSeconds(v));
+
+// Every set of lab figures, labelled: the simulated phone (what Lighthouse's mobile test and
+// PageSpeed Insights report), the simulated desktop, and the loads as observed on the server.
+function LabRuns({ runs }: { runs: LabRun[] }) {
+  if (runs.length === 0) return null;
+  return (
+    <div className="overflow-x-auto rounded-xl border border-border sm:col-span-2 lg:col-span-3">
+      <table className="w-full text-left text-sm">
+        <caption className="px-3 pt-3 text-left text-sm text-muted-foreground">
+          The figures above are the first row. Simulated figures replay this page's measured load on Lighthouse's connection and processor presets.
+        </caption>
+        <thead className="bg-muted">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-semibold">Measured as</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">Score</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">FCP</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">LCP</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">Speed Index</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">TBT</th>
+            <th scope="col" className="px-3 py-2 text-right font-semibold">CLS</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {runs.map((r) => (
+            <tr key={r.conditions}>
+              <th scope="row" className="px-3 py-2 font-medium">{labConditionsLabel(r.conditions)}</th>
+              <td className="px-3 py-2 text-right tabular-nums">{r.score ?? "–"}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{seconds(r.firstContentfulPaint)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{seconds(r.largestContentfulPaint)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{seconds(r.speedIndex)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{r.totalBlockingTime == null ? "–" : `${Math.round(r.totalBlockingTime)} ms`}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{r.cumulativeLayoutShift == null ? "–" : r.cumulativeLayoutShift.toFixed(3)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function Metrics({ report }: { report: AnalysisReport }) {
   const perf = report.performanceAnalysis;
   const ranges = new Map(goodRanges().map((r) => [r.id, r.text]));
+  const headline = perf.labRuns[0];
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      {headline && (
+        <p className="text-sm text-muted-foreground sm:col-span-2 lg:col-span-3">
+          Measured as: <span className="font-medium text-foreground">{labConditionsLabel(headline.conditions)}</span>
+        </p>
+      )}
       {rows.map((row) => {
         const value = perf[row.key] as number;
         const good = row.range ? inGoodRange(row.range, value) : null;
@@ -54,6 +101,7 @@ function Metrics({ report }: { report: AnalysisReport }) {
           Figures marked “Estimated” could not be measured in a browser for this analysis; typical values are shown instead.
         </p>
       )}
+      <LabRuns runs={perf.labRuns} />
     </div>
   );
 }
