@@ -18,6 +18,7 @@
 //! [`AnalysisReport`]: domain::report::AnalysisReport
 
 pub mod a11y;
+pub mod artifacts;
 pub mod blob;
 pub mod design;
 pub mod diagnostics;

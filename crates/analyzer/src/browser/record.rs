@@ -176,8 +176,9 @@ fn render_blocking_name(b: &RenderBlockingBehavior) -> &'static str {
     }
 }
 
+/// The requests of one load and what the main document answered, as recorded.
 #[derive(Debug, Default)]
-pub(crate) struct NetState {
+pub struct NetState {
     pub(crate) requests: Vec<NetRequest>,
     index: HashMap<String, usize>,
     pub(crate) last_activity: Option<Instant>,
@@ -203,6 +204,176 @@ impl NetState {
         i
     }
 
+    /// `Network.requestWillBeSent`; `main` says whether it comes from the main frame.
+    pub(crate) fn on_request(
+        &mut self,
+        e: &EventRequestWillBeSent,
+        main: bool,
+        guard: Option<&RequestGuard>,
+    ) {
+        if e.r#type.as_ref().map(cdp_name).as_deref() == Some("Document") && main {
+            self.documents.push(e.request.url.clone());
+        }
+        let id = e.request_id.inner().clone();
+        match self.index.get(&id).copied() {
+            // Later events of this request came first: complete their placeholder.
+            Some(i) if !self.requests[i].started => {
+                let r = &mut self.requests[i];
+                start(r, e);
+                if let Some(g) = guard
+                    && r.failed
+                {
+                    r.mark_if_refused(g);
+                }
+            }
+            found => {
+                let mut next = NetRequest::default();
+                start(&mut next, e);
+                // A redirect: the previous hop ended with its redirect response; the id now
+                // names the next hop, and the hop keeps a unique id of its own.
+                if let (Some(i), Some(r)) = (found, &e.redirect_response) {
+                    let at = *e.timestamp.inner();
+                    let hop = &mut self.requests[i];
+                    hop.respond(r, at);
+                    hop.end(at);
+                    hop.done = true;
+                    hop.transferred = r.encoded_data_length;
+                    hop.sim.id = format!("{}:redirect", hop.sim.id);
+                    next.sim.redirect_source = Some(i);
+                }
+                self.requests.push(next);
+                let at = self.requests.len() - 1;
+                self.index.insert(id, at);
+            }
+        }
+        self.last_activity = Some(Instant::now());
+    }
+
+    /// `Network.resourceChangedPriority`.
+    pub(crate) fn on_priority(&mut self, e: &EventResourceChangedPriority) {
+        let i = self.slot(e.request_id.inner());
+        self.requests[i].sim.priority = cdp_name(&e.new_priority);
+    }
+
+    /// `Network.responseReceived`; `main` says whether it comes from the main frame.
+    pub(crate) fn on_response(&mut self, e: &EventResponseReceived, main: bool) {
+        let map = e.response.headers.inner().as_object();
+        let proxy_answer = map.and_then(|m| {
+            m.iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(PROXY_HEADER))
+                .map(|(_, v)| v.as_str().unwrap_or("").to_owned())
+        });
+        let resource_type = cdp_name(&e.r#type);
+        let i = self.slot(e.request_id.inner());
+        self.requests[i].respond(&e.response, *e.timestamp.inner());
+        self.requests[i].proxy_answer = proxy_answer.is_some();
+        if resource_type == "Document" && main {
+            // Only the main document's headers are kept (best practices read them).
+            self.document_headers = map
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_owned()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            self.document_proxy_answer = proxy_answer;
+        }
+        self.requests[i].resource_type = resource_type;
+        self.last_activity = Some(Instant::now());
+    }
+
+    /// `Network.dataReceived`.
+    pub(crate) fn on_data(&mut self, e: &EventDataReceived) {
+        let i = self.slot(e.request_id.inner());
+        self.requests[i].decoded += e.data_length as f64;
+        self.last_activity = Some(Instant::now());
+    }
+
+    /// `Network.loadingFinished`.
+    pub(crate) fn on_finished(&mut self, e: &EventLoadingFinished) {
+        let i = self.slot(e.request_id.inner());
+        let r = &mut self.requests[i];
+        if !r.done {
+            r.done = true;
+            if e.encoded_data_length >= 0.0 {
+                r.transferred = e.encoded_data_length;
+            }
+            r.end(*e.timestamp.inner());
+        }
+        self.last_activity = Some(Instant::now());
+    }
+
+    /// `Network.loadingFailed`.
+    pub(crate) fn on_failed(&mut self, e: &EventLoadingFailed, guard: Option<&RequestGuard>) {
+        let i = self.slot(e.request_id.inner());
+        let r = &mut self.requests[i];
+        if !r.done {
+            r.done = true;
+            r.failed = true;
+            r.end(*e.timestamp.inner());
+            // Or when its requestWillBeSent is handled, should that come later.
+            if let Some(g) = guard {
+                r.mark_if_refused(g);
+            }
+        }
+        self.last_activity = Some(Instant::now());
+    }
+
+    /// Replay a saved DevTools protocol log (`[{method, params}]`, as Lighthouse saves it)
+    /// whose main frame is `main_frame`. Events of other sessions (workers, out-of-process
+    /// frames) are left out, as Lighthouse leaves them out of the simulation.
+    pub fn from_devtools_log(log: &[serde_json::Value], main_frame: &str) -> Self {
+        use serde_json::from_value;
+        let mut s = Self::default();
+        for entry in log {
+            if entry
+                .get("targetType")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| t != "page")
+            {
+                continue;
+            }
+            let Some(params) = entry.get("params").cloned() else {
+                continue;
+            };
+            let main = params.get("frameId").and_then(|f| f.as_str()) == Some(main_frame);
+            match entry.get("method").and_then(|m| m.as_str()) {
+                Some("Network.requestWillBeSent") => {
+                    if let Ok(e) = from_value::<EventRequestWillBeSent>(params) {
+                        s.on_request(&e, main, None);
+                    }
+                }
+                Some("Network.resourceChangedPriority") => {
+                    if let Ok(e) = from_value::<EventResourceChangedPriority>(params) {
+                        s.on_priority(&e);
+                    }
+                }
+                Some("Network.responseReceived") => {
+                    if let Ok(e) = from_value::<EventResponseReceived>(params) {
+                        s.on_response(&e, main);
+                    }
+                }
+                Some("Network.dataReceived") => {
+                    if let Ok(e) = from_value::<EventDataReceived>(params) {
+                        s.on_data(&e);
+                    }
+                }
+                Some("Network.loadingFinished") => {
+                    if let Ok(e) = from_value::<EventLoadingFinished>(params) {
+                        s.on_finished(&e);
+                    }
+                }
+                Some("Network.loadingFailed") => {
+                    if let Ok(e) = from_value::<EventLoadingFailed>(params) {
+                        s.on_failed(&e, None);
+                    }
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+
     /// Requests started and not finished.
     pub(crate) fn inflight(&self) -> usize {
         self.requests
@@ -212,7 +383,7 @@ impl NetState {
     }
 
     /// Every request as the simulation reads it, in the order they started.
-    pub(crate) fn simulation_requests(&self) -> Vec<crate::simulation::Request> {
+    pub fn simulation_requests(&self) -> Vec<crate::simulation::Request> {
         let mut order: Vec<usize> = (0..self.requests.len())
             .filter(|&i| self.requests[i].started)
             .collect();
@@ -327,42 +498,8 @@ pub(crate) async fn record(
     tokio::spawn(async move {
         while let Some(e) = sent.next().await {
             if let Ok(mut s) = n.lock() {
-                if e.r#type.as_ref().map(cdp_name).as_deref() == Some("Document")
-                    && is_main(e.frame_id.as_ref())
-                {
-                    s.documents.push(e.request.url.clone());
-                }
-                let id = e.request_id.inner().clone();
-                match s.index.get(&id).copied() {
-                    // Later events of this request came first: complete their placeholder.
-                    Some(i) if !s.requests[i].started => {
-                        let r = &mut s.requests[i];
-                        start(r, &e);
-                        if r.failed {
-                            r.mark_if_refused(&g);
-                        }
-                    }
-                    found => {
-                        let mut next = NetRequest::default();
-                        start(&mut next, &e);
-                        // A redirect: the previous hop ended with its redirect response; the id
-                        // now names the next hop, and the hop keeps a unique id of its own.
-                        if let (Some(i), Some(r)) = (found, &e.redirect_response) {
-                            let at = *e.timestamp.inner();
-                            let hop = &mut s.requests[i];
-                            hop.respond(r, at);
-                            hop.end(at);
-                            hop.done = true;
-                            hop.transferred = r.encoded_data_length;
-                            hop.sim.id = format!("{}:redirect", hop.sim.id);
-                            next.sim.redirect_source = Some(i);
-                        }
-                        s.requests.push(next);
-                        let at = s.requests.len() - 1;
-                        s.index.insert(id, at);
-                    }
-                }
-                s.last_activity = Some(Instant::now());
+                let main = is_main(e.frame_id.as_ref());
+                s.on_request(&e, main, Some(&g));
             }
         }
     });
@@ -374,8 +511,7 @@ pub(crate) async fn record(
     tokio::spawn(async move {
         while let Some(e) = priorities.next().await {
             if let Ok(mut s) = n.lock() {
-                let i = s.slot(e.request_id.inner());
-                s.requests[i].sim.priority = cdp_name(&e.new_priority);
+                s.on_priority(&e);
             }
         }
     });
@@ -384,32 +520,9 @@ pub(crate) async fn record(
     let n = net.clone();
     tokio::spawn(async move {
         while let Some(e) = received.next().await {
-            let map = e.response.headers.inner().as_object();
-            let proxy_answer = map.and_then(|m| {
-                m.iter()
-                    .find(|(k, _)| k.eq_ignore_ascii_case(PROXY_HEADER))
-                    .map(|(_, v)| v.as_str().unwrap_or("").to_owned())
-            });
-            let resource_type = cdp_name(&e.r#type);
             if let Ok(mut s) = n.lock() {
-                let i = s.slot(e.request_id.inner());
-                s.requests[i].respond(&e.response, *e.timestamp.inner());
-                s.requests[i].proxy_answer = proxy_answer.is_some();
-                if resource_type == "Document" && is_main_too(e.frame_id.as_ref()) {
-                    // Only the main document's headers are kept (best practices read them).
-                    s.document_headers = map
-                        .map(|m| {
-                            m.iter()
-                                .map(|(k, v)| {
-                                    (k.to_ascii_lowercase(), v.as_str().unwrap_or("").to_owned())
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    s.document_proxy_answer = proxy_answer;
-                }
-                s.requests[i].resource_type = resource_type;
-                s.last_activity = Some(Instant::now());
+                let main = is_main_too(e.frame_id.as_ref());
+                s.on_response(&e, main);
             }
         }
     });
@@ -419,9 +532,7 @@ pub(crate) async fn record(
     tokio::spawn(async move {
         while let Some(e) = data.next().await {
             if let Ok(mut s) = n.lock() {
-                let i = s.slot(e.request_id.inner());
-                s.requests[i].decoded += e.data_length as f64;
-                s.last_activity = Some(Instant::now());
+                s.on_data(&e);
             }
         }
     });
@@ -431,15 +542,7 @@ pub(crate) async fn record(
     tokio::spawn(async move {
         while let Some(e) = finished.next().await {
             if let Ok(mut s) = n.lock() {
-                let i = s.slot(e.request_id.inner());
-                if !s.requests[i].done {
-                    s.requests[i].done = true;
-                    if e.encoded_data_length >= 0.0 {
-                        s.requests[i].transferred = e.encoded_data_length;
-                    }
-                    s.requests[i].end(*e.timestamp.inner());
-                }
-                s.last_activity = Some(Instant::now());
+                s.on_finished(&e);
             }
         }
     });
@@ -450,15 +553,7 @@ pub(crate) async fn record(
     tokio::spawn(async move {
         while let Some(e) = failed.next().await {
             if let Ok(mut s) = n.lock() {
-                let i = s.slot(e.request_id.inner());
-                if !s.requests[i].done {
-                    s.requests[i].done = true;
-                    s.requests[i].failed = true;
-                    s.requests[i].end(*e.timestamp.inner());
-                    // Or when its requestWillBeSent is handled, should that come later.
-                    s.requests[i].mark_if_refused(&g);
-                }
-                s.last_activity = Some(Instant::now());
+                s.on_failed(&e, Some(&g));
             }
         }
     });
