@@ -51,6 +51,27 @@ pub const DESKTOP_DENSE_4G: Throttling = Throttling {
     cpu_slowdown: 1.0,
 };
 
+/// A screen a page is loaded on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Screen {
+    /// Viewport width, CSS pixels.
+    pub width: u32,
+    /// Viewport height, CSS pixels.
+    pub height: u32,
+    /// Device pixels per CSS pixel.
+    pub device_scale_factor: f64,
+}
+
+/// The phone Lighthouse's mobile test emulates (a moto g power, 2022): the mobile load is
+/// measured on it, so that image choices (`srcset`), layout and main-thread work match what
+/// Lighthouse simulates. The report's mobile screenshot keeps its own size (SPEC.md §9).
+pub const MOBILE_SCREEN: Screen = Screen {
+    width: 412,
+    height: 823,
+    device_scale_factor: 1.75,
+};
+
 /// The preset a form factor is scored on.
 pub fn preset(form: FormFactor) -> Throttling {
     match form {

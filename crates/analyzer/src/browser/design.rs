@@ -10,7 +10,7 @@
 //! - text contrast from axe-core's `color-contrast` rule;
 //! - images not distorted (Lighthouse `image-aspect-ratio`) nor upscaled (`image-size-responsive`);
 //! - a navigation landmark, a main menu of at most 12 links, a footer with links;
-//! - no horizontal scrolling at 375 px; tap targets at least 24x24 px (WCAG 2.5.8, axe-core
+//! - no horizontal scrolling on the phone (Lighthouse's 412 px screen); tap targets at least 24x24 px (WCAG 2.5.8, axe-core
 //!   `target-size`) and 48x48 px with room around them (Lighthouse's former `tap-targets`).
 
 use chromiumoxide::Page;
@@ -273,7 +273,7 @@ pub fn groups(
         t.push(finding(
             "design.typography.legible-mobile",
             if share >= 0.6 { Good } else { Issue },
-            format!("{:.0}% of text is legible at 375 px", share * 100.0),
+            format!("{:.0}% of text is legible on a {:.0} px phone screen", share * 100.0, m.viewport_width),
             "Text under 12 px is hard to read on a phone; Lighthouse wants at least 60% of text at 12 px or more.".into(),
             Some("Use relative font sizes with a 16 px base and no text under 12 px on small screens."),
             Some("font-size"),
@@ -447,9 +447,12 @@ pub fn groups(
             "design.mobile.overflow",
             if overflow <= 1.0 { Good } else { Issue },
             if overflow <= 1.0 {
-                "Content fits a 375 px screen".into()
+                format!("Content fits a {:.0} px phone screen", m.viewport_width)
             } else {
-                format!("Content is {overflow:.0} px wider than a 375 px screen")
+                format!(
+                    "Content is {overflow:.0} px wider than a {:.0} px phone screen",
+                    m.viewport_width
+                )
             },
             "Content wider than the screen forces sideways scrolling on phones.".into(),
             Some("Use fluid widths (max-width: 100%) and check fixed-width elements and tables."),

@@ -104,7 +104,7 @@ pub struct Tracing<'a> {
 /// domain (deprecations). The commands are independent and sent together. The pool does this
 /// ahead of need for spare tabs.
 pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
-    let (w, h) = device.viewport();
+    let screen = device.screen();
     let mobile = device == Device::Mobile;
     let ua = format!(
         "{} {}",
@@ -124,9 +124,9 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         .map_err(BrowserError::Protocol)?;
     tokio::try_join!(
         page.execute(SetDeviceMetricsOverrideParams::new(
-            i64::from(w),
-            i64::from(h),
-            1.0,
+            i64::from(screen.width),
+            i64::from(screen.height),
+            screen.device_scale_factor,
             mobile,
         )),
         page.execute(touch),
@@ -245,7 +245,13 @@ pub async fn run(
 
     step("collect");
     // The screenshot is taken by the compositor while the page's main thread reads the design
-    // facts and runs axe-core, so the two proceed side by side.
+    // facts and runs axe-core, so the two proceed side by side, unless the load was measured on
+    // another screen than the screenshot's (the phone): then the screen is switched once the
+    // page has been inspected.
+    let (sw, sh) = device.viewport();
+    let screen = device.screen();
+    let same_screen =
+        screen.width == sw && screen.height == sh && screen.device_scale_factor == 1.0;
     let shot = async {
         let t = Instant::now();
         let r = screenshot(page)
@@ -268,7 +274,27 @@ pub async fn run(
         };
         (design, design_ms, axe)
     };
-    let ((screenshot, shot_ms), (design, design_ms, axe)) = tokio::join!(shot, inspect);
+    let ((screenshot, shot_ms), (design, design_ms, axe)) = if same_screen {
+        tokio::join!(shot, inspect)
+    } else {
+        let inspected = inspect.await;
+        let resized = page
+            .execute(SetDeviceMetricsOverrideParams::new(
+                i64::from(sw),
+                i64::from(sh),
+                1.0,
+                device == Device::Mobile,
+            ))
+            .await;
+        let shot = match resized {
+            Ok(_) => shot.await,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not switch to the screenshot's screen");
+                (None, 0.0)
+            }
+        };
+        (shot, inspected)
+    };
     step("screenshot+design+axe");
     steps.push(("(screenshot)", shot_ms));
     steps.push(("(design)", design_ms));

@@ -5,7 +5,7 @@
 //!   number of tabs and sends every request a page makes through a guarding proxy that applies
 //!   the SSRF policy ([`proxy`]).
 //! - [`BrowserPool::measure`] loads the page twice at once, as a 1280x800 desktop and as a
-//!   375x667 phone, and returns a [`BrowserReport`]: lab metrics ([`lab`]), PNG screenshots,
+//!   phone (Lighthouse's 412x823 screen, screenshot at 375x667), and returns a [`BrowserReport`]: lab metrics ([`lab`]), PNG screenshots,
 //!   colours, fonts and design groups ([`design`]), axe-core accessibility findings with
 //!   Lighthouse's audit ids and weights ([`a11y`]), best-practice findings ([`practices`]).
 //! - [`merge::merge_into`] folds a [`BrowserReport`] into an [`AnalysisReport`]: measured
@@ -164,12 +164,30 @@ impl From<chromiumoxide::error::CdpError> for BrowserError {
 pub enum Device {
     /// 1280x800 at device pixel ratio 1.
     Desktop,
-    /// 375x667 at device pixel ratio 1 (a literal 375x667 screenshot), touch, mobile UA.
+    /// Lighthouse's emulated phone (412x823 at device pixel ratio 1.75), touch, mobile UA; its
+    /// screenshot is a literal 375x667 image.
     Mobile,
 }
 
 impl Device {
-    /// Viewport width and height in CSS pixels (SPEC.md §9 screenshot sizes).
+    /// The screen a load is measured on: Lighthouse's emulated phone for mobile (see
+    /// [`domain::throttling::MOBILE_SCREEN`]), the screenshot size for desktop.
+    pub fn screen(self) -> domain::throttling::Screen {
+        match self {
+            Device::Desktop => {
+                let (width, height) = self.viewport();
+                domain::throttling::Screen {
+                    width,
+                    height,
+                    device_scale_factor: 1.0,
+                }
+            }
+            Device::Mobile => domain::throttling::MOBILE_SCREEN,
+        }
+    }
+
+    /// Screenshot width and height in CSS pixels at device pixel ratio 1 (SPEC.md §9 screenshot
+    /// sizes).
     pub fn viewport(self) -> (u32, u32) {
         let l = domain::constants::limits();
         match self {
