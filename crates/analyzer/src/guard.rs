@@ -163,14 +163,30 @@ pub trait HostResolver: Send + Sync {
     fn resolve(&self, host: &str, port: u16) -> ResolveFuture;
 }
 
-/// The operating system's resolver (getaddrinfo through tokio).
+/// The operating system's resolver (getaddrinfo through tokio), given at most
+/// [`RESOLVE_TIMEOUT`]: a name server that does not answer costs a bounded wait, and the name
+/// counts as unresolvable.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SystemResolver;
+
+/// How long a name may take to resolve.
+pub const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl HostResolver for SystemResolver {
     fn resolve(&self, host: &str, port: u16) -> ResolveFuture {
         let target = format!("{host}:{port}");
-        Box::pin(async move { Ok(tokio::net::lookup_host(target).await?.collect()) })
+        Box::pin(async move {
+            match tokio::time::timeout(RESOLVE_TIMEOUT, tokio::net::lookup_host(target)).await {
+                Ok(found) => Ok(found?.collect()),
+                Err(_) => Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "no answer from the name server within {} s",
+                        RESOLVE_TIMEOUT.as_secs()
+                    ),
+                )),
+            }
+        })
     }
 }
 

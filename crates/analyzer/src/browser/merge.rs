@@ -114,6 +114,35 @@ fn run_summary(r: &LabRun) -> LighthouseResult {
     }
 }
 
+/// A finding for requests whose host did not resolve or did not answer: each cost the page a
+/// failed request (and, for a host that hangs, up to the proxy's connection limit).
+fn unanswered_finding(urls: &[String]) -> Option<Finding> {
+    if urls.is_empty() {
+        return None;
+    }
+    let mut hosts: Vec<String> = urls
+        .iter()
+        .filter_map(|u| url::Url::parse(u).ok()?.host_str().map(str::to_owned))
+        .collect();
+    hosts.dedup();
+    hosts.sort();
+    hosts.dedup();
+    Some(Finding {
+        id: "perf.unanswered-requests".to_owned(),
+        kind: FindingType::Warning,
+        title: format!("{} request(s) got no answer", urls.len()),
+        description: format!(
+            "The page asks hosts that did not resolve or did not answer: {}. Each is a failed request, and a host that hangs holds the page's loading back.",
+            hosts.join(", ")
+        ),
+        solution: Some(
+            "Remove references to services the site no longer uses, or host those files yourself."
+                .to_owned(),
+        ),
+        audit: None,
+    })
+}
+
 /// Replace the HTTP side's render-blocking finding (read from the markup alone) by the verdict
 /// of the simulated mobile load: resources that held the first paint back by 50 ms or more.
 fn replace_render_blocking(groups: &mut [SectionGroup], sim: &Estimates) {
@@ -241,6 +270,16 @@ pub fn merge_into(
     }
     if let Some(sim) = &browser.simulated {
         replace_render_blocking(&mut report.technical_analysis, &sim.mobile);
+    }
+    if let Some(f) = unanswered_finding(&load.unanswered) {
+        merge_group(
+            &mut report.technical_analysis,
+            SectionGroup {
+                title: "Page Weight & Loading".to_owned(),
+                status: group_status(std::slice::from_ref(&f)),
+                findings: vec![f],
+            },
+        );
     }
 
     {

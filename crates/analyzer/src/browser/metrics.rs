@@ -131,6 +131,8 @@ pub struct LabMetrics {
     pub images: Vec<ImageFinding>,
     /// Third-party weight.
     pub third_party: ThirdParty,
+    /// Requests whose host did not resolve or did not answer.
+    pub unanswered: Vec<String>,
 }
 
 impl LabMetrics {
@@ -486,6 +488,11 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
         render_blocking,
         images,
         third_party: third,
+        unanswered: requests
+            .iter()
+            .filter(|r| r.started && r.unanswered)
+            .map(|r| r.url.clone())
+            .collect(),
     }
 }
 

@@ -49,8 +49,10 @@ use crate::guard::{GuardError, GuardedResolver, HostResolver, Policy, SystemReso
 /// `unreachable; <reason>`.
 pub const PROXY_HEADER: &str = "x-sitelens-proxy";
 
-/// How long the proxy waits for a TCP connection to one address.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the proxy waits for a TCP connection to one address. A server that answers at all
+/// completes a handshake in well under a second; one that does not must not hold the page's
+/// load (and the analysis) for long: its request fails and is reported.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(4);
 
 /// Hop-by-hop headers (RFC 9110 §7.6.1) and the proxy's own: never forwarded.
 const HOP_BY_HOP: &[&str] = &[
@@ -76,7 +78,26 @@ pub struct RefusedRequest {
     pub reason: String,
 }
 
-type Verdict = Result<Vec<IpAddr>, String>;
+/// Why the browser may not connect to a host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denial {
+    /// The SSRF policy refuses it (private, loopback, link-local, ...): our refusal.
+    Refused(String),
+    /// The name does not resolve: the site's problem, answered as unreachable like any
+    /// unanswered host, so the page sees a failed request as a browser without the proxy would.
+    Unresolvable(String),
+}
+
+impl Denial {
+    /// The reason, for a person.
+    pub fn reason(&self) -> &str {
+        match self {
+            Self::Refused(r) | Self::Unresolvable(r) => r,
+        }
+    }
+}
+
+type Verdict = Result<Vec<IpAddr>, Denial>;
 
 /// The SSRF decision for browser requests, with a per-measurement cache of host verdicts.
 #[derive(Clone)]
@@ -134,27 +155,31 @@ impl RequestGuard {
         let host = parsed
             .host_str()
             .ok_or_else(|| format!("{url} has no host"))?;
-        self.addresses(host).await.map(|_| ())
+        self.addresses(host)
+            .await
+            .map(|_| ())
+            .map_err(|d| d.reason().to_owned())
     }
 
     /// The addresses the browser may connect to for `host` (a name, an IPv4 literal or a
     /// bracketed IPv6 literal): all of its addresses, or why none may be used.
     pub async fn addresses(&self, host: &str) -> Verdict {
-        let parsed = Host::parse(host).map_err(|e| format!("not a valid host {host}: {e}"))?;
+        let parsed = Host::parse(host)
+            .map_err(|e| Denial::Refused(format!("not a valid host {host}: {e}")))?;
         let name = match parsed {
             Host::Ipv4(ip) => {
                 return self
                     .policy
                     .check(host, IpAddr::V4(ip))
                     .map(|()| vec![IpAddr::V4(ip)])
-                    .map_err(|e| e.to_string());
+                    .map_err(|e| Denial::Refused(e.to_string()));
             }
             Host::Ipv6(ip) => {
                 return self
                     .policy
                     .check(host, IpAddr::V6(ip))
                     .map(|()| vec![IpAddr::V6(ip)])
-                    .map_err(|e| e.to_string());
+                    .map_err(|e| Denial::Refused(e.to_string()));
             }
             Host::Domain(d) => d.to_ascii_lowercase(),
         };
@@ -168,8 +193,8 @@ impl RequestGuard {
         }
         let verdict = match self.resolver.resolve_checked(&name).await {
             Ok(addrs) => Ok(addrs.iter().map(SocketAddr::ip).collect()),
-            Err(GuardError::Refused(r)) => Err(r.to_string()),
-            Err(GuardError::Unresolvable(u)) => Err(u.to_string()),
+            Err(GuardError::Refused(r)) => Err(Denial::Refused(r.to_string())),
+            Err(GuardError::Unresolvable(u)) => Err(Denial::Unresolvable(u.to_string())),
         };
         if let Ok(mut m) = self.verdicts.lock() {
             m.insert(name, verdict.clone());
@@ -387,7 +412,10 @@ async fn tunnel(
     let record = format!("{}:{port}", authority.host());
     let addrs = match guard.addresses(authority.host()).await {
         Ok(a) => a,
-        Err(reason) => {
+        Err(Denial::Unresolvable(reason)) => {
+            return own_answer(StatusCode::BAD_GATEWAY, "unreachable", &reason);
+        }
+        Err(Denial::Refused(reason)) => {
             tracing::info!(target = %authority, %reason, "browser tunnel refused");
             guard.record(&record, reason.clone());
             return own_answer(StatusCode::FORBIDDEN, "refused", &reason);
@@ -449,7 +477,10 @@ async fn forward(
     let port = authority.port_u16().unwrap_or(80);
     let addrs = match guard.addresses(authority.host()).await {
         Ok(a) => a,
-        Err(reason) => {
+        Err(Denial::Unresolvable(reason)) => {
+            return own_answer(StatusCode::BAD_GATEWAY, "unreachable", &reason);
+        }
+        Err(Denial::Refused(reason)) => {
             tracing::info!(%url, %reason, "browser request refused");
             guard.record(&url, reason.clone());
             return own_answer(StatusCode::FORBIDDEN, "refused", &reason);

@@ -38,6 +38,9 @@ pub(crate) struct NetRequest {
     pub(crate) failed: bool,
     /// Answered by the guarding proxy (refused or unreachable), not by the site.
     pub(crate) proxy_answer: bool,
+    /// Its host did not resolve or did not answer (the proxy said so, or the tunnel to it
+    /// failed).
+    pub(crate) unanswered: bool,
     /// A `data:` address: no network, left out of the page's weight.
     pub(crate) data_url: bool,
     /// What the simulation needs: the request as Lighthouse's network records hold it.
@@ -267,6 +270,9 @@ impl NetState {
         let i = self.slot(e.request_id.inner());
         self.requests[i].respond(&e.response, *e.timestamp.inner());
         self.requests[i].proxy_answer = proxy_answer.is_some();
+        self.requests[i].unanswered = proxy_answer
+            .as_deref()
+            .is_some_and(|a| a.starts_with("unreachable"));
         if resource_type == "Document" && main {
             // Only the main document's headers are kept (best practices read them).
             self.document_headers = map
@@ -310,6 +316,8 @@ impl NetState {
         if !r.done {
             r.done = true;
             r.failed = true;
+            r.unanswered = e.error_text.contains("ERR_TUNNEL_CONNECTION_FAILED")
+                || e.error_text.contains("ERR_NAME_NOT_RESOLVED");
             r.end(*e.timestamp.inner());
             // Or when its requestWillBeSent is handled, should that come later.
             if let Some(g) = guard {

@@ -688,3 +688,75 @@ async fn a_browser_report_merges_into_the_analysis_report() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Third-party hosts that do not resolve (here `fonts.dead.test`, unknown to the resolver) or do
+/// not answer (a port nothing listens on) are failed requests, as a browser without our proxy
+/// would see them: not refusals of ours, reported as a finding, and counted as console errors
+/// the way Chromium logs them.
+#[tokio::test]
+async fn dead_third_party_hosts_are_failed_requests_and_a_finding() {
+    let closed = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        l.local_addr().expect("addr").port()
+    };
+    let site = TestServer::start(move |_base| {
+        Site::new().route(
+            "/",
+            Reply::html(format!(
+                "<!doctype html><html lang=\"ja\"><head><meta charset=\"utf-8\">\
+                 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+                 <title>死んだホスト — テスト</title>\
+                 <link rel=\"stylesheet\" href=\"https://fonts.dead.test/css2?family=Noto+Sans+JP\">\
+                 <script async src=\"http://cdn.dead.test/analytics.js\"></script></head>\
+                 <body><h1>こんにちは</h1><p>本文です。</p>\
+                 <img src=\"http://127.0.0.1:{closed}/gone.png\" alt=\"なし\" width=\"10\" height=\"10\">\
+                 </body></html>"
+            )),
+        )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    assert!(
+        r.refused.iter().all(|x| !x.url.contains("dead.test")),
+        "an unresolvable name is not our refusal: {:?}",
+        r.refused
+    );
+    let unanswered = &r.mobile.unanswered;
+    for part in [
+        "fonts.dead.test",
+        "cdn.dead.test",
+        &format!("127.0.0.1:{closed}"),
+    ] {
+        assert!(
+            unanswered.iter().any(|u| u.contains(part)),
+            "{part} not among {unanswered:?}"
+        );
+    }
+    assert!(
+        !r.best_practices.console_errors.is_empty(),
+        "failed requests are console errors, as in Chromium without a proxy"
+    );
+    let mut report =
+        crate::support::util::analyze(&site.url("/"), analyzer::AnalyzeOptions::basic()).await;
+    analyzer::browser::merge_into(&mut report, &r, Default::default(), false);
+    let finding = report
+        .technical_analysis
+        .iter()
+        .flat_map(|g| &g.findings)
+        .find(|f| f.id == "perf.unanswered-requests")
+        .expect("a finding for the dead hosts");
+    assert!(
+        finding.description.contains("fonts.dead.test"),
+        "{}",
+        finding.description
+    );
+    // The simulation treats them as failed requests, not as answers of a proxy.
+    let load = r.observed_load.as_ref().expect("traced");
+    let font = load
+        .requests
+        .iter()
+        .find(|q| q.url.contains("fonts.dead.test"))
+        .expect("the font request");
+    assert!(font.failed && font.transfer_size == 0.0 && font.timing.is_none());
+}
