@@ -270,7 +270,7 @@ impl NetState {
         let i = self.slot(e.request_id.inner());
         self.requests[i].respond(&e.response, *e.timestamp.inner());
         self.requests[i].proxy_answer = proxy_answer.is_some();
-        self.requests[i].unanswered = proxy_answer
+        self.requests[i].unanswered |= proxy_answer
             .as_deref()
             .is_some_and(|a| a.starts_with("unreachable"));
         if resource_type == "Document" && main {
@@ -316,7 +316,8 @@ impl NetState {
         if !r.done {
             r.done = true;
             r.failed = true;
-            r.unanswered = e.error_text.contains("ERR_TUNNEL_CONNECTION_FAILED")
+            // The proxy's answer may already have said so (events arrive on separate channels).
+            r.unanswered |= e.error_text.contains("ERR_TUNNEL_CONNECTION_FAILED")
                 || e.error_text.contains("ERR_NAME_NOT_RESOLVED");
             r.end(*e.timestamp.inner());
             // Or when its requestWillBeSent is handled, should that come later.

@@ -730,7 +730,12 @@ async fn dead_third_party_hosts_are_failed_requests_and_a_finding() {
     ] {
         assert!(
             unanswered.iter().any(|u| u.contains(part)),
-            "{part} not among {unanswered:?}"
+            "{part} not among {unanswered:?}; requests {:?}",
+            r.observed_load.as_ref().map(|l| l
+                .requests
+                .iter()
+                .map(|q| (q.url.clone(), q.failed, q.status, q.finished))
+                .collect::<Vec<_>>())
         );
     }
     assert!(
