@@ -59,8 +59,9 @@ e2e: web
     cargo build -p server --locked
     cd e2e && npx playwright test
 
-# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL).
-bench: wasm
+# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL); with a
+# corpus folder (`just bench /path/to/corpus`), also Sitelens next to Lighthouse on its pages.
+bench corpus="": wasm
     cargo bench -p domain --bench domain -- --noplot
     @just wasm-size
     cargo bench -p store --bench store -- --noplot
@@ -69,6 +70,20 @@ bench: wasm
     cargo bench -p server --bench load
     cd web && node scripts/budget.mjs
     cd e2e && node lighthouse.mjs
+    if [ -n "{{corpus}}" ]; then just bench-corpus "{{corpus}}"; fi
+
+# Sitelens next to Lighthouse 12.8.2 on a corpus of real pages kept outside the repository (see
+# e2e/corpus.mjs), inside a network namespace that has only loopback: nothing leaves the machine.
+bench-corpus corpus *args: web
+    #!/usr/bin/env bash
+    set -euo pipefail
+    cargo build --release -p server --locked
+    # Lighthouse comes from npm, before the namespace cuts the network off.
+    lighthouse=$(npx --yes -p lighthouse@12.8.2 -c 'command -v lighthouse')
+    corpus=$(realpath "{{corpus}}")
+    cd e2e
+    unshare --net -- bash -c 'ip link set lo up && LIGHTHOUSE_BIN="$1" SITELENS_BIN="$2" exec node corpus.mjs "${@:3}"' \
+      _ "$lighthouse" "{{justfile_directory()}}/target/release/sitelens" "$corpus" {{args}}
 
 # Print the wasm package size, raw and gzipped (goal: at most 150 KB gzipped).
 wasm-size:

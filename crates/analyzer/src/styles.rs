@@ -67,6 +67,12 @@ pub fn palette(css: &[&str], max_colors: usize, max_fonts: usize) -> (Vec<String
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
+            // Step over the inner bytes of multi-byte characters: every slice below starts at a
+            // character boundary (stylesheets carry text such as `content: "—"`).
+            if !text.is_char_boundary(i) {
+                i += 1;
+                continue;
+            }
             if bytes[i] == b'#' {
                 let end = text[i + 1..]
                     .find(|c: char| !c.is_ascii_hexdigit())
@@ -168,5 +174,29 @@ mod tests {
         let (colors, fonts) = palette(&[css, "color: #333"], 6, 4);
         assert_eq!(colors, vec!["#333333", "#0d6efd", "#ffffff"]);
         assert_eq!(fonts, vec!["Inter", "Playfair Display", "Roboto"]);
+    }
+
+    #[test]
+    fn non_ascii_stylesheets_are_read_without_panicking() {
+        // Bootstrap's CSS: an em dash in a comment and in `content`, then colours after them.
+        let css = "@charset \"UTF-8\";\n/*! Bootstrap — https://getbootstrap.com */\n\
+                   .breadcrumb-item+.breadcrumb-item::before{content:\"—\";color:#6c757d}\n\
+                   .ja{font-family:\"ヒラギノ角ゴ Pro\",sans-serif;color:rgb(33,37,41)}\n\
+                   .emoji::after{content:\"✓ 🚀\"}#x{background:#FFF}";
+        let (colors, fonts) = palette(&[css], 6, 4);
+        assert_eq!(colors, vec!["#6c757d", "#212529", "#ffffff"]);
+        assert_eq!(fonts, vec!["ヒラギノ角ゴ Pro"]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_without_panicking(css in "\\PC{0,400}", tail in "[#rgb(), 0-9a-f:;]{0,40}") {
+            let text = format!("{css}{tail}{css}");
+            let (colors, fonts) = palette(&[text.as_str()], 8, 4);
+            proptest::prop_assert!(colors.len() <= 8 && fonts.len() <= 4);
+            for c in colors {
+                proptest::prop_assert!(c.len() == 7 && c.starts_with('#'));
+            }
+        }
     }
 }
