@@ -223,7 +223,7 @@ pub async fn run(
         });
     }
     step("load");
-    settle(page, &net, settings).await;
+    let settled = settle(page, &net, settings).await;
     step("settle");
     let trace_events = match recording {
         Some(r) => Some(r.stop(page).await.map_err(|e| e.to_string())),
@@ -321,7 +321,8 @@ pub async fn run(
     } else {
         collected.final_url.clone()
     };
-    let metrics = compute(&collected, &requests, &page_url);
+    let mut metrics = compute(&collected, &requests, &page_url);
+    metrics.settled = settled;
     let observed = match trace_events {
         Some(Ok(events)) => {
             let frame = page
@@ -396,7 +397,8 @@ async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
 }
 
 /// Wait until no request has been in flight for the quiet window, at most `max_settle`.
-async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSettings) {
+/// Returns whether the page settled (false: `max_settle` ran out first).
+async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSettings) -> bool {
     let start = Instant::now();
     let tick = std::time::Duration::from_millis(10);
     let activity = || {
@@ -408,7 +410,7 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
         let (inflight, last) = activity();
         let quiet_since = last.map_or(start.elapsed(), |l| l.elapsed());
         if start.elapsed() >= settings.max_settle {
-            return;
+            return false;
         }
         if inflight == 0 && quiet_since >= settings.quiet_window {
             // A round trip through the page's main thread: a long task that ran during the
@@ -423,7 +425,7 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
                 .unwrap_or(true);
             let (inflight_after, last_after) = activity();
             if done && inflight_after == 0 && last_after == last {
-                return;
+                return true;
             }
             if !done {
                 tokio::time::sleep(tick).await;

@@ -765,3 +765,37 @@ async fn dead_third_party_hosts_are_failed_requests_and_a_finding() {
         .expect("the font request");
     assert!(font.failed && font.transfer_size == 0.0 && font.timing.is_none());
 }
+
+/// A page that starts a dedicated worker: the worker's script is answered in the worker's own
+/// session, so the page's records never see it end. It must neither hold the measurement until
+/// the settling limit nor count as one of the page's requests.
+#[tokio::test]
+async fn a_worker_script_does_not_hold_the_measurement() {
+    let site = TestServer::start(|_base| {
+        Site::new()
+            .route(
+                "/",
+                Reply::html(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Worker</title>\
+                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                     <body><h1>Search</h1><script>new Worker('/worker.js');</script></body></html>"
+                        .to_owned(),
+                ),
+            )
+            .route(
+                "/worker.js",
+                Reply::text("text/javascript", "onmessage = () => {};"),
+            )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    for (name, m) in [("desktop", &r.desktop), ("mobile", &r.mobile)] {
+        assert!(m.settled, "{name}: the settling limit ran out");
+        assert!(
+            m.largest.iter().all(|x| !x.url.ends_with("/worker.js")),
+            "{name}: {:?}",
+            m.largest
+        );
+    }
+}
