@@ -103,7 +103,7 @@ pub struct Tracing<'a> {
 /// page, so the renderer compiles axe-core now rather than after the load) and the Audits
 /// domain (deprecations). The commands are independent and sent together. The pool does this
 /// ahead of need for spare tabs.
-pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
+pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), BrowserError> {
     let screen = device.screen();
     let mobile = device == Device::Mobile;
     let ua = format!(
@@ -116,12 +116,6 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         .max_touch_points(5)
         .build()
         .map_err(BrowserError::Protocol)?;
-    let axe_holder = AddScriptToEvaluateOnNewDocumentParams::builder()
-        .source(a11y::source_holder())
-        .world_name(a11y::AXE_WORLD)
-        .run_immediately(true)
-        .build()
-        .map_err(BrowserError::Protocol)?;
     tokio::try_join!(
         page.execute(SetDeviceMetricsOverrideParams::new(
             i64::from(screen.width),
@@ -132,9 +126,15 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         page.execute(touch),
         page.execute(SetUserAgentOverrideParams::new(ua)),
         page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
-        page.execute(axe_holder),
         page.execute(AuditsEnable::default()),
     )?;
+    if warm_axe {
+        // Compile axe-core on the blank page now: the measured page then loads it from V8's
+        // cache of compiled scripts, and nothing is added to the measured documents.
+        a11y::warm_up(page)
+            .await
+            .map_err(|e| BrowserError::Protocol(format!("axe-core warm-up: {e}")))?;
+    }
     Ok(())
 }
 
@@ -157,7 +157,9 @@ pub async fn run(
         mark = Instant::now();
     };
     if !prepared {
-        prepare(page, device).await?;
+        // A tab opened for this measurement compiles axe-core after the load instead: before
+        // it, the compilation would only delay the load.
+        prepare(page, device, false).await?;
     }
     let (net, log) = record(page, guard).await?;
     let Tracing { slot, loaded } = tracing;
@@ -333,6 +335,16 @@ pub async fn run(
                 .map(|f| f.inner().clone())
                 .unwrap_or_default();
             let main = trace::main_thread(&events, &frame);
+            // The traced load's CLS is read from the trace, as Lighthouse reads it.
+            let origin = sim_requests
+                .first()
+                .map_or(0.0, |r| r.renderer_start_ms * 1000.0);
+            let observed: Vec<(f64, f64)> = collected
+                .layout_shifts()
+                .into_iter()
+                .map(|(t, v)| (origin + t * 1000.0, v))
+                .collect();
+            metrics.cumulative_layout_shift = main.cumulative_layout_shift(origin, &observed);
             Some(Ok(crate::simulation::ObservedLoad {
                 requests: sim_requests,
                 main_thread: main.events,
@@ -367,17 +379,18 @@ pub async fn run(
     })
 }
 
-/// Whether the page looks finished from inside, checked after its next frame and the task
-/// after it (work a page schedules for its next frame has started by then; 100 ms at most,
-/// should frames not come): the first contentful paint has happened (pages without content
-/// never paint: they settle at `max_settle`), and no image the page holds is still loading
-/// (one a script just inserted may not have reached the network yet; images left to load
-/// lazily are not waited for).
+/// Whether the page looks finished from inside, checked after its next two frames and the task
+/// after them (work a page schedules for its next frame has started by then, and the frame
+/// after a late change has been laid out, so its layout shift is on record in the trace;
+/// 100 ms at most, should frames not come): the first contentful paint has happened (pages
+/// without content never paint: they settle at `max_settle`), and no image the page holds is
+/// still loading (one a script just inserted may not have reached the network yet; images left
+/// to load lazily are not waited for).
 const LOOKS_DONE: &str = "new Promise((resolve) => {
   const check = () => resolve((!window.__sitelens || window.__sitelens.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
     && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
   const fallback = setTimeout(check, 100);
-  requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0));
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0)));
 })";
 
 /// A PNG of the first viewport. `Page.captureScreenshot` directly, without chromiumoxide's

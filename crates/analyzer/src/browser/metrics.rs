@@ -158,6 +158,13 @@ impl LabMetrics {
     }
 }
 
+impl Collected {
+    /// The layout shifts the page observed: time (ms after the time origin) and value.
+    pub fn layout_shifts(&self) -> Vec<(f64, f64)> {
+        self.shifts.iter().map(|s| (s.t, s.v)).collect()
+    }
+}
+
 /// What the page script recorded (lab-collect.js).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
