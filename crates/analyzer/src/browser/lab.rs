@@ -383,12 +383,21 @@ pub async fn run(
 /// after them (work a page schedules for its next frame has started by then, and the frame
 /// after a late change has been laid out, so its layout shift is on record in the trace;
 /// 100 ms at most, should frames not come): the first contentful paint has happened (pages
-/// without content never paint: they settle at `max_settle`), and no image the page holds is
-/// still loading (one a script just inserted may not have reached the network yet; images left
-/// to load lazily are not waited for).
+/// without content never paint: they settle at `max_settle`), no long task ended in the last
+/// 150 ms (a page busy with a chain of long tasks is not done: the trace must hold them all,
+/// as their blocking time counts), and no image the page holds is still loading (one a script
+/// just inserted may not have reached the network yet; images left to load lazily are not
+/// waited for).
 const LOOKS_DONE: &str = "new Promise((resolve) => {
-  const check = () => resolve((!window.__sitelens || window.__sitelens.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
-    && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
+  const check = () => {
+    const s = window.__sitelens;
+    if (s && s.flush) s.flush();
+    const last = s && s.longtasks.length ? s.longtasks[s.longtasks.length - 1] : null;
+    const cpuQuiet = !last || performance.now() - (last.t + last.d) > 150;
+    resolve(cpuQuiet
+      && (!s || s.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
+      && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
+  };
   const fallback = setTimeout(check, 100);
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0)));
 })";
