@@ -227,14 +227,16 @@ pub async fn run(
     step("load");
     let settled = settle(page, &net, settings).await;
     step("settle");
+    // The load is over: the run waiting for it may start while this trace is collected (its
+    // renderer's events are not this page's, and are left out).
+    if let Some(tx) = loaded {
+        let _ = tx.send(());
+    }
     let trace_events = match recording {
         Some(r) => Some(r.stop(page).await.map_err(|e| e.to_string())),
         None => None,
     };
     drop(held);
-    if let Some(tx) = loaded {
-        let _ = tx.send(());
-    }
     step("trace");
 
     let raw: String = page

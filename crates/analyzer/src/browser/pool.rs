@@ -549,7 +549,8 @@ impl BrowserPool {
         guard.decide(url).await.map_err(BrowserError::Refused)?;
         let instance = self.instance().await?;
         // The mobile load is traced and simulated; the desktop load starts once it has settled,
-        // so the two do not compete for the processor while the mobile load's tasks are timed.
+        // so the two do not compete for the processor while the mobile load's tasks are timed
+        // (the desktop load then overlaps the collection of the trace and the inspection).
         let (loaded, settled) = tokio::sync::oneshot::channel();
         let mobile_tracing = lab::Tracing {
             slot: Some(&self.trace_slot),
