@@ -651,7 +651,13 @@ async fn a_browser_report_merges_into_the_analysis_report() {
                 .any(|x| x.url.ends_with("/photo.bmp") && x.wasted_bytes > 0.0)
     }));
     assert!(pm.diagnostics.iter().any(|d| d.id == "perf.tbt"));
-    assert!(pm.diagnostics.iter().any(|d| d.id == "perf.cls"));
+    // The CLS diagnostic follows the figure shown (the traced load's, by Lighthouse's rule,
+    // whose verdict on this fixture's banner depends on timing: see
+    // `the_traced_load_counts_layout_shifts_as_lighthouse_does`).
+    assert_eq!(
+        pm.diagnostics.iter().any(|d| d.id == "perf.cls"),
+        pm.cumulative_layout_shift > 0.1
+    );
     let premium = pm.premium_optimizations.as_ref().expect("premium data");
     assert!(
         premium
@@ -845,4 +851,10 @@ async fn the_traced_load_counts_layout_shifts_as_lighthouse_does() {
             m.cumulative_layout_shift
         );
     }
+    let mut report =
+        crate::support::util::analyze(&site.url("/"), analyzer::AnalyzeOptions::basic()).await;
+    merge_into(&mut report, &r, Default::default(), false);
+    let pm = &report.performance_analysis;
+    assert_eq!(pm.cumulative_layout_shift, r.mobile.cumulative_layout_shift);
+    assert!(pm.diagnostics.iter().any(|d| d.id == "perf.cls"));
 }
