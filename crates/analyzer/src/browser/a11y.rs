@@ -176,28 +176,15 @@ const RUN: &str = r#"async (ids) => {
   });
 }"#;
 
-/// Rules evaluated at phone size (Lighthouse runs axe-core with mobile emulation): target
-/// size, viewport and colour rules depend on the layout.
-const MOBILE_FIRST: &[&str] = &[
-    "target-size",
-    "meta-viewport",
-    "color-contrast",
-    "link-in-text-block",
-];
-
-/// The rules run on each device's load. Both loads render the same document, so Lighthouse's
-/// rules are split between them and each runs once: the layout-dependent ones on the phone,
-/// every other rule on the desktop. The layout rules (colour contrast above all) cost about as
-/// much as all the others together, so the two halves take about the same time.
+/// The rules run on each device's load: all of Lighthouse's on the phone, as Lighthouse runs
+/// axe-core on its mobile-emulated page (layout-dependent rules such as colour contrast and
+/// target size judge that layout), none on the desktop, so axe-core is compiled and run once.
 pub fn rules_for(device: super::Device) -> Vec<&'static str> {
     if device == super::Device::Mobile {
-        return MOBILE_FIRST.to_vec();
+        LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect()
+    } else {
+        Vec::new()
     }
-    LIGHTHOUSE_WEIGHTS
-        .iter()
-        .map(|(id, _)| *id)
-        .filter(|id| !MOBILE_FIRST.contains(id))
-        .collect()
 }
 
 /// One result from the two halves of the rules; an error on one side is kept only when the

@@ -227,79 +227,40 @@ pub async fn run(
     step("load");
     let settled = settle(page, &net, settings).await;
     step("settle");
-    // The load is over: the run waiting for it may start while this trace is collected (its
-    // renderer's events are not this page's, and are left out).
-    if let Some(tx) = loaded {
-        let _ = tx.send(());
-    }
-    let trace_events = match recording {
-        Some(r) => Some(r.stop(page).await.map_err(|e| e.to_string())),
-        None => None,
-    };
-    drop(held);
-    step("trace");
 
-    let raw: String = page
-        .evaluate_function(LAB_COLLECT)
-        .await?
-        .into_value()
-        .map_err(|e| BrowserError::Protocol(e.to_string()))?;
-    let collected: Collected =
-        serde_json::from_str(&raw).map_err(|e| BrowserError::Protocol(e.to_string()))?;
-
-    step("collect");
-    // The screenshot is taken by the compositor while the page's main thread reads the design
-    // facts and runs axe-core, so the two proceed side by side, unless the load was measured on
-    // another screen than the screenshot's (the phone): then the screen is switched once the
-    // page has been inspected.
-    let (sw, sh) = device.viewport();
-    let screen = device.screen();
-    let same_screen =
-        screen.width == sw && screen.height == sh && screen.device_scale_factor == 1.0;
-    let shot = async {
+    // The trace is collected (browser-side work) while the page is inspected: a clock sync
+    // marker sets where the load ends in the trace, so the inspection's own tasks are left out.
+    // The run waiting for this one starts once the trace is in.
+    let stop = async {
         let t = Instant::now();
-        let r = screenshot(page)
-            .await
-            .map_err(|e| tracing::warn!(error = %e, "screenshot failed"))
-            .ok();
-        (r, t.elapsed().as_secs_f64() * 1000.0)
+        let events = match recording {
+            Some(r) => Some(r.stop(page).await.map_err(|e| e.to_string())),
+            None => None,
+        };
+        drop(held);
+        if let Some(tx) = loaded {
+            let _ = tx.send(());
+        }
+        (events, t.elapsed().as_secs_f64() * 1000.0)
     };
-    let inspect = async {
+    let inspect_all = async {
         let t = Instant::now();
-        let design = design::probe(page)
-            .await
-            .map_err(|e| tracing::warn!(error = %e, "design probe failed"))
-            .ok();
-        let design_ms = t.elapsed().as_secs_f64() * 1000.0;
-        let axe = if settings.accessibility {
-            Some(a11y::run_axe(page, &a11y::rules_for(device)).await)
-        } else {
-            None
-        };
-        (design, design_ms, axe)
+        let raw: String = page
+            .evaluate_function(LAB_COLLECT)
+            .await?
+            .into_value()
+            .map_err(|e| BrowserError::Protocol(e.to_string()))?;
+        let collected: Collected =
+            serde_json::from_str(&raw).map_err(|e| BrowserError::Protocol(e.to_string()))?;
+        let collect_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let (shot, inspected) = inspect_and_shoot(page, device, settings).await;
+        Ok::<_, BrowserError>((collected, collect_ms, shot, inspected))
     };
-    let ((screenshot, shot_ms), (design, design_ms, axe)) = if same_screen {
-        tokio::join!(shot, inspect)
-    } else {
-        let inspected = inspect.await;
-        let resized = page
-            .execute(SetDeviceMetricsOverrideParams::new(
-                i64::from(sw),
-                i64::from(sh),
-                1.0,
-                device == Device::Mobile,
-            ))
-            .await;
-        let shot = match resized {
-            Ok(_) => shot.await,
-            Err(e) => {
-                tracing::warn!(error = %e, "could not switch to the screenshot's screen");
-                (None, 0.0)
-            }
-        };
-        (shot, inspected)
-    };
-    step("screenshot+design+axe");
+    let ((trace_events, trace_ms), inspected) = tokio::join!(stop, inspect_all);
+    let (collected, collect_ms, (screenshot, shot_ms), (design, design_ms, axe)) = inspected?;
+    step("trace+collect+screenshot+design+axe");
+    steps.push(("(trace)", trace_ms));
+    steps.push(("(collect)", collect_ms));
     steps.push(("(screenshot)", shot_ms));
     steps.push(("(design)", design_ms));
     let mut axe_ms = 0.0;
@@ -421,6 +382,73 @@ async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
 }
 
 /// Wait until no request has been in flight for the quiet window, at most `max_settle`.
+/// The screenshot, the design facts and axe-core's results of the loaded page. The screenshot is
+/// taken by the compositor while the page's main thread reads the design facts and runs
+/// axe-core, so the two proceed side by side, unless the load was measured on another screen
+/// than the screenshot's (the phone): then the screen is switched once the page has been
+/// inspected.
+#[allow(clippy::type_complexity)]
+async fn inspect_and_shoot(
+    page: &Page,
+    device: Device,
+    settings: &BrowserSettings,
+) -> (
+    (Option<Vec<u8>>, f64),
+    (
+        Option<design::DesignProbe>,
+        f64,
+        Option<Result<a11y::AxeResults, String>>,
+    ),
+) {
+    let (sw, sh) = device.viewport();
+    let screen = device.screen();
+    let same_screen =
+        screen.width == sw && screen.height == sh && screen.device_scale_factor == 1.0;
+    let shot = async {
+        let t = Instant::now();
+        let r = screenshot(page)
+            .await
+            .map_err(|e| tracing::warn!(error = %e, "screenshot failed"))
+            .ok();
+        (r, t.elapsed().as_secs_f64() * 1000.0)
+    };
+    let inspect = async {
+        let t = Instant::now();
+        let design = design::probe(page)
+            .await
+            .map_err(|e| tracing::warn!(error = %e, "design probe failed"))
+            .ok();
+        let design_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let rules = a11y::rules_for(device);
+        let axe = if settings.accessibility && !rules.is_empty() {
+            Some(a11y::run_axe(page, &rules).await)
+        } else {
+            None
+        };
+        (design, design_ms, axe)
+    };
+    if same_screen {
+        return tokio::join!(shot, inspect);
+    }
+    let inspected = inspect.await;
+    let resized = page
+        .execute(SetDeviceMetricsOverrideParams::new(
+            i64::from(sw),
+            i64::from(sh),
+            1.0,
+            device == Device::Mobile,
+        ))
+        .await;
+    let shot = match resized {
+        Ok(_) => shot.await,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not switch to the screenshot's screen");
+            (None, 0.0)
+        }
+    };
+    (shot, inspected)
+}
+
 /// Returns whether the page settled (false: `max_settle` ran out first).
 async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSettings) -> bool {
     let start = Instant::now();

@@ -165,7 +165,8 @@ impl Instance {
                         .await
                         .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?;
                     let (page, context) = this.blank_tab(Some(&proxy)).await?;
-                    match lab::prepare(&page, device, true).await {
+                    // Only the phone runs axe-core, so only its tabs compile it ahead.
+                    match lab::prepare(&page, device, device == Device::Mobile).await {
                         Ok(()) => Ok(Spare {
                             device,
                             page,

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::tracing::{
-    EndParams, EventDataCollected, EventTracingComplete, StartParams, StartTransferMode,
-    TraceConfig,
+    EndParams, EventDataCollected, EventTracingComplete, RecordClockSyncMarkerParams, StartParams,
+    StartTransferMode, TraceConfig,
 };
 use futures::StreamExt;
 use serde_json::Value;
@@ -27,6 +27,10 @@ const CATEGORIES: &[&str] = &[
     "disabled-by-default-lighthouse",
     "loading",
 ];
+
+/// The clock sync marker that ends the load in the trace: what the main thread does after it
+/// (our own inspection of the page) is not the page's load.
+const LOAD_END_MARKER: &str = "sitelens-load-end";
 
 /// How long to wait for the trace to arrive after it is stopped.
 const COLLECT_LIMIT: Duration = Duration::from_secs(10);
@@ -93,8 +97,10 @@ pub async fn start(page: &Page) -> Result<Recording, BrowserError> {
 }
 
 impl Recording {
-    /// Stop tracing and return every event recorded.
+    /// Mark the end of the load, stop tracing and return every event recorded.
     pub async fn stop(self, page: &Page) -> Result<Vec<Value>, BrowserError> {
+        page.execute(RecordClockSyncMarkerParams::new(LOAD_END_MARKER))
+            .await?;
         page.execute(EndParams::default()).await?;
         tokio::time::timeout(COLLECT_LIMIT, self.complete)
             .await
@@ -194,6 +200,14 @@ pub fn main_thread(events: &[Value], frame: &str) -> MainThread {
     let Some(pid) = pid else {
         return MainThread::default();
     };
+    let cut = events
+        .iter()
+        .find(|e| {
+            e.get("name").and_then(Value::as_str) == Some("clock_sync")
+                && str_at(e, &["args", "sync_id"]) == Some(LOAD_END_MARKER)
+        })
+        .and_then(|e| num_at(e, &["ts"]))
+        .unwrap_or(f64::INFINITY);
     let tid = events.iter().find_map(|e| {
         (e.get("ph").and_then(Value::as_str) == Some("M")
             && e.get("name").and_then(Value::as_str) == Some("thread_name")
@@ -209,6 +223,9 @@ pub fn main_thread(events: &[Value], frame: &str) -> MainThread {
         }
         let name = e.get("name").and_then(Value::as_str).unwrap_or("");
         let ts = num_at(e, &["ts"]).unwrap_or(0.0);
+        if ts >= cut {
+            continue;
+        }
         let event_frame =
             str_at(e, &["args", "frame"]).or_else(|| str_at(e, &["args", "data", "frame"]));
         match name {
@@ -350,6 +367,21 @@ mod tests {
             late.cumulative_layout_shift(0.0, &[(900_000.0, 0.25)]),
             0.25
         );
+    }
+
+    #[test]
+    fn what_follows_the_load_end_marker_is_left_out() {
+        let events = vec![
+            json!({"name":"thread_name","ph":"M","pid":7,"tid":70,"args":{"name":"CrRendererMain"}}),
+            json!({"name":"TracingStartedInBrowser","ph":"I","pid":1,"tid":1,"ts":1,"args":{"data":{"frames":[{"frame":"F","processId":7}]}}}),
+            json!({"name":"RunTask","ph":"X","pid":7,"tid":70,"ts":100,"dur":10,"args":{}}),
+            json!({"name":"clock_sync","ph":"c","pid":1,"tid":1,"ts":500,"args":{"sync_id":"sitelens-load-end"}}),
+            json!({"name":"RunTask","ph":"X","pid":7,"tid":70,"ts":600,"dur":90,"args":{}}),
+            json!({"name":"largestContentfulPaint::Candidate","ph":"R","pid":7,"tid":70,"ts":700,"args":{"frame":"F"}}),
+        ];
+        let m = main_thread(&events, "F");
+        assert_eq!(m.events.len(), 1);
+        assert_eq!(m.lcp, None);
     }
 
     #[test]
