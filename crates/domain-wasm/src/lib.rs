@@ -218,7 +218,6 @@ pub fn is_pro_only(
     Ok(performance::is_pro_only(&from_js(diagnostic)?))
 }
 
-/// Formats milliseconds as seconds, `3.4 s`.
 /// How the report names the conditions of a set of lab figures (`simulatedMobile`, ...).
 #[wasm_bindgen(js_name = labConditionsLabel)]
 pub fn lab_conditions_label(conditions: JsValue) -> Result<String, JsError> {
@@ -226,6 +225,7 @@ pub fn lab_conditions_label(conditions: JsValue) -> Result<String, JsError> {
     Ok(c.label().to_owned())
 }
 
+/// Formats milliseconds as seconds, `3.4 s`.
 #[wasm_bindgen(js_name = formatSeconds)]
 pub fn format_seconds(ms: f64) -> String {
     performance::format_seconds(ms)
