@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
-use sea_orm::{ConnectionTrait, Database};
 use server::{Config, Roles};
+use test_support::{Engine, TestDb};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -189,34 +189,13 @@ fn main() {
         .build()
         .expect("runtime");
     rt.block_on(async {
-        let dir = std::env::temp_dir().join(format!("sitelens-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        bench_engine(
-            "sqlite",
-            format!("sqlite://{}?mode=rwc", dir.join("bench.sqlite").display()),
-            dir.clone(),
-        )
-        .await;
-
-        let base = std::env::var("SITELENS_TEST_POSTGRES")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned());
-        match Database::connect(format!("{base}/postgres")).await {
-            Ok(admin) => {
-                let name = format!("sitelens_bench_{}", std::process::id());
-                let _ = admin
-                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .await;
-                admin
-                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
-                    .await
-                    .expect("create db");
-                bench_engine("postgres", format!("{base}/{name}"), dir.clone()).await;
-                let _ = admin
-                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .await;
-            }
-            Err(e) => println!("postgres: unreachable ({e}); skipped"),
+        for (engine, label) in [(Engine::Sqlite, "sqlite"), (Engine::Postgres, "postgres")] {
+            let Some(db) = TestDb::create(engine).await else {
+                println!("{label}: unreachable; skipped");
+                continue;
+            };
+            bench_engine(label, db.url.clone(), db.dir().to_owned()).await;
+            db.drop_db().await;
         }
-        let _ = std::fs::remove_dir_all(&dir);
     });
 }

@@ -9,94 +9,10 @@ use std::time::Duration;
 use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
-use sea_orm::{ConnectionTrait, Database};
 use serde_json::Value;
 use server::{Config, Roles, Running};
-use uuid::Uuid;
 
-/// Which database a test runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    /// An SQLite file.
-    Sqlite,
-    /// A fresh PostgreSQL database.
-    Postgres,
-}
-
-fn pg_base() -> String {
-    std::env::var("SITELENS_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
-}
-
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// A fresh database URL for `engine`, and its clean-up.
-pub struct TestDb {
-    /// The URL.
-    pub url: String,
-    engine: Engine,
-    name: String,
-    dir: PathBuf,
-}
-
-impl TestDb {
-    /// Creates the database; `None` when PostgreSQL is down outside CI (a loud warning is printed).
-    pub async fn create(engine: Engine) -> Option<Self> {
-        let name = format!("sitelens_srv_{}", Uuid::new_v4().simple());
-        let dir = std::env::temp_dir().join(&name);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let url = match engine {
-            Engine::Sqlite => format!("sqlite://{}?mode=rwc", dir.join("db.sqlite").display()),
-            Engine::Postgres => {
-                let admin = match Database::connect(format!("{}/postgres", pg_base())).await {
-                    Ok(a) => a,
-                    Err(e) => {
-                        assert!(!under_ci(), "PostgreSQL is required under CI=true: {e}");
-                        eprintln!(
-                            "\n!!!!! PostgreSQL unreachable ({e}): SKIPPING the PostgreSQL half of this test !!!!!\n"
-                        );
-                        return None;
-                    }
-                };
-                admin
-                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
-                    .await
-                    .expect("create database");
-                admin.close().await.expect("close admin");
-                format!("{}/{name}", pg_base())
-            }
-        };
-        Some(Self {
-            url,
-            engine,
-            name,
-            dir,
-        })
-    }
-
-    /// The data folder of this test.
-    pub fn dir(&self) -> &std::path::Path {
-        &self.dir
-    }
-
-    /// Drops the database and removes files.
-    pub async fn drop_db(self) {
-        if self.engine == Engine::Postgres
-            && let Ok(admin) = Database::connect(format!("{}/postgres", pg_base())).await
-        {
-            let _ = admin
-                .execute_unprepared(&format!(
-                    "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
-                    self.name
-                ))
-                .await;
-            let _ = admin.close().await;
-        }
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+pub use test_support::{Engine, TestDb};
 
 /// Runs `test` once on SQLite and once on PostgreSQL.
 pub async fn each_engine<F, Fut>(test: F)
