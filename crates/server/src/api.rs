@@ -20,7 +20,7 @@ use domain::site_url::SiteUrl;
 use futures::Stream;
 use serde::Deserialize;
 use store::entity::analysis_jobs;
-use store::jobs::{JobStatus, NewAnalysis, Tier};
+use store::jobs::{JobStatus, NewAnalysis};
 use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
@@ -92,7 +92,7 @@ pub async fn create_analysis(
         &NewAnalysis {
             url: site.to_string(),
             canonical_url: site.to_string(),
-            tier: Tier::Basic,
+            report_type: domain::report::ReportType::Basic,
             requested_pages: 1,
             requester_user_id: None,
             requester_ip: Some(ip.to_string()),

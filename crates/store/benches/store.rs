@@ -10,9 +10,10 @@ use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use domain::report::ReportType;
 use sea_orm::DatabaseConnection;
 use serde_json::json;
-use store::jobs::{NewAnalysis, Tier, claim_next_job, complete_job, enqueue_analysis};
+use store::jobs::{NewAnalysis, claim_next_job, complete_job, enqueue_analysis};
 use store::results::{NewResult, get_result, insert_result};
 use store::websites::record_website_analysis;
 use test_support::{Engine, TestDb};
@@ -115,7 +116,7 @@ fn bench_engine(
                     let analysis = NewAnalysis {
                         url: format!("site{}.example", i % 50),
                         canonical_url: format!("https://site{}.example/", i % 50),
-                        tier: Tier::Basic,
+                        report_type: ReportType::Basic,
                         requested_pages: 1,
                         requester_user_id: None,
                         requester_ip: None,

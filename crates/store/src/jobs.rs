@@ -7,6 +7,7 @@
 //! on the row, so any web node can tell a late client the latest state.
 
 use chrono::{DateTime, Utc};
+use domain::report::ReportType;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
     QueryFilter, QueryOrder, QuerySelect, Value,
@@ -70,35 +71,12 @@ impl analysis_jobs::Model {
     }
 }
 
-/// The report depth a job was asked for (SPEC.md section 9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tier {
-    /// One page, free or half a credit.
-    Basic,
-    /// About ten pages, one credit.
-    Standard,
-    /// About twenty pages, white-label, two credits.
-    Premium,
-}
-
-impl Tier {
-    /// The value stored in `analysis_jobs.tier` and `analysis_results.tier`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Basic => "basic",
-            Tier::Standard => "standard",
-            Tier::Premium => "premium",
-        }
-    }
-
-    /// Reads a stored tier.
-    pub fn parse(value: &str) -> Option<Tier> {
-        match value {
-            "basic" => Some(Tier::Basic),
-            "standard" => Some(Tier::Standard),
-            "premium" => Some(Tier::Premium),
-            _ => None,
-        }
+/// The value a report type is stored as in `analysis_jobs.tier` and `analysis_results.tier`.
+pub(crate) fn tier_value(report_type: ReportType) -> &'static str {
+    match report_type {
+        ReportType::Basic => "basic",
+        ReportType::Standard => "standard",
+        ReportType::Premium => "premium",
     }
 }
 
@@ -109,8 +87,8 @@ pub struct NewAnalysis {
     pub url: String,
     /// The normalised address (the website's identity).
     pub canonical_url: String,
-    /// Report depth.
-    pub tier: Tier,
+    /// Report depth (SPEC.md section 9).
+    pub report_type: ReportType,
     /// Pages to crawl.
     pub requested_pages: u32,
     /// The signed-in requester, if any.
@@ -210,7 +188,7 @@ async fn enqueue_in<C: ConnectionTrait>(
             website.id.into(),
             analysis.url.clone().into(),
             analysis.canonical_url.clone().into(),
-            analysis.tier.as_str().into(),
+            tier_value(analysis.report_type).into(),
             pages.into(),
             at.into(),
             at.into(),

@@ -3,12 +3,13 @@
 use std::collections::HashSet;
 
 use chrono::Duration;
+use domain::report::ReportType;
 use sea_orm::{DatabaseConnection, EntityTrait, PaginatorTrait};
 use store::StoreError;
 use store::entity::{analysis_jobs, analysis_results};
 use store::jobs::{
-    INTERRUPTED_TWICE, JobStatus, NewAnalysis, Tier, claim_next_job, complete_job,
-    enqueue_analysis, fail_job, get_job, heartbeat, recover_stale_jobs, update_progress,
+    INTERRUPTED_TWICE, JobStatus, NewAnalysis, claim_next_job, complete_job, enqueue_analysis,
+    fail_job, get_job, heartbeat, recover_stale_jobs, update_progress,
 };
 use store::results::{NewResult, get_result};
 
@@ -18,7 +19,7 @@ fn analysis(n: usize) -> NewAnalysis {
     NewAnalysis {
         url: format!("site{n}.example"),
         canonical_url: format!("https://site{n}.example/"),
-        tier: Tier::Basic,
+        report_type: ReportType::Basic,
         requested_pages: 1,
         requester_user_id: None,
         requester_ip: Some("203.0.113.9".into()),
