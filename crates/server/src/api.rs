@@ -19,14 +19,13 @@ use domain::report::{
 use domain::site_url::SiteUrl;
 use futures::Stream;
 use serde::Deserialize;
-use store::entity::analysis_jobs;
 use store::jobs::{JobStatus, NewAnalysis};
 use tokio::sync::broadcast::error::RecvError;
 use uuid::Uuid;
 
 use crate::error::{ApiJson, AppError, AppResult};
+use crate::pdf;
 use crate::state::{AppState, STATS_TTL};
-use crate::{pdf, reports};
 
 /// Longest address accepted (the de-facto limit of browsers and servers).
 const MAX_URL_LEN: usize = 2048;
@@ -117,35 +116,6 @@ fn parse_id(raw: &str, what: &str) -> AppResult<Uuid> {
     Uuid::parse_str(raw.trim()).map_err(|_| AppError::NotFound(format!("{what} not found")))
 }
 
-/// The event that describes a job's stored state.
-pub fn job_event(job: &analysis_jobs::Model) -> ProgressEvent {
-    let kind = match job.job_status() {
-        Some(JobStatus::Complete) => ProgressEventType::Complete,
-        Some(JobStatus::Failed) => ProgressEventType::Error,
-        _ => ProgressEventType::Progress,
-    };
-    let message = match kind {
-        ProgressEventType::Error => job
-            .error
-            .clone()
-            .unwrap_or_else(|| "Analysis failed".to_owned()),
-        ProgressEventType::Complete => "Analysis complete!".to_owned(),
-        _ => job
-            .message
-            .clone()
-            .unwrap_or_else(|| "Waiting for a free analyser".to_owned()),
-    };
-    ProgressEvent {
-        kind,
-        analysis_id: job.id.to_string(),
-        step: job.step.clone().filter(|s| s != "complete"),
-        progress: u32::try_from(job.progress.clamp(0, 100)).unwrap_or(0),
-        message,
-        timestamp: job.updated_at.timestamp_millis() as f64,
-        result_id: job.result_id.map(|id| id.to_string()),
-    }
-}
-
 fn sse_event(event: &ProgressEvent) -> Event {
     Event::default()
         .json_data(event)
@@ -182,7 +152,7 @@ pub async fn progress_stream(
         timestamp: chrono::Utc::now().timestamp_millis() as f64,
         result_id: None,
     };
-    let current = job_event(&job);
+    let current = job.progress_event();
     struct S {
         state: AppState,
         id: Uuid,
@@ -219,7 +189,7 @@ pub async fn progress_stream(
                 Ok(Err(RecvError::Lagged(_))) | Err(_) | Ok(Err(RecvError::Closed)) => {
                     match store::jobs::get_job(&s.state.db, s.id).await {
                         Ok(job) => {
-                            let ev = job_event(&job);
+                            let ev = job.progress_event();
                             (s.last != (ev.progress, ev.kind)).then_some(ev)
                         }
                         Err(e) => {
@@ -251,8 +221,7 @@ pub async fn get_result(
     let body = match state.results.get(&id) {
         Some(body) => body,
         None => {
-            let row = find_result(&state, id).await?;
-            let report = reports::from_row(row)?;
+            let report = find_report(&state, id).await?;
             let json = serde_json::to_vec(&domain::report::ResultResponse {
                 success: true,
                 data: report,
@@ -310,13 +279,10 @@ pub async fn check_trial_eligibility() -> AppError {
     AppError::Unauthorized("sign in to check free trial eligibility".to_owned())
 }
 
-/// The stored result with this id, or the result of the analysis with this id: a client that
+/// The stored report with this id, or the report of the analysis with this id: a client that
 /// only knows its analysis id (its progress stream was lost) can still open the report.
-async fn find_result(
-    state: &AppState,
-    id: Uuid,
-) -> AppResult<store::entity::analysis_results::Model> {
-    match store::results::get_result(&state.db, id).await {
+async fn find_report(state: &AppState, id: Uuid) -> AppResult<domain::report::AnalysisReport> {
+    match store::results::get_report(&state.db, id).await {
         Ok(row) => return Ok(row),
         Err(store::StoreError::NotFound) => {}
         Err(e) => return Err(e.into()),
@@ -328,11 +294,11 @@ async fn find_result(
         }
         Err(e) => return Err(e.into()),
     };
-    match (job.job_status(), job.result_id) {
-        (Some(JobStatus::Complete), Some(result_id)) => {
-            Ok(store::results::get_result(&state.db, result_id).await?)
+    match (job.status, job.result_id) {
+        (JobStatus::Complete, Some(result_id)) => {
+            Ok(store::results::get_report(&state.db, result_id).await?)
         }
-        (Some(JobStatus::Failed), _) => Err(AppError::NotFound(
+        (JobStatus::Failed, _) => Err(AppError::NotFound(
             job.error
                 .unwrap_or_else(|| "the analysis failed".to_owned()),
         )),
@@ -344,7 +310,7 @@ async fn find_result(
 
 async fn load_report(state: &AppState, id: &str) -> AppResult<domain::report::AnalysisReport> {
     let id = parse_id(id, "report")?;
-    reports::from_row(find_result(state, id).await?)
+    find_report(state, id).await
 }
 
 fn pdf_response(state: &AppState, report: &domain::report::AnalysisReport) -> AppResult<Response> {

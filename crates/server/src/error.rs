@@ -96,6 +96,7 @@ impl From<StoreError> for AppError {
                 Self::Conflict("that conflicts with existing data".to_owned())
             }
             StoreError::Database(e) => Self::internal(e),
+            e @ StoreError::Data { .. } => Self::internal(e),
         }
     }
 }

@@ -11,7 +11,6 @@ pub mod error;
 pub mod graph;
 pub mod hub;
 pub mod pdf;
-pub mod reports;
 pub mod state;
 pub mod web;
 pub mod worker;
@@ -143,7 +142,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             browser: browser(&config),
             blobs: std::sync::Arc::new(LocalBlobStore::new(
                 config.data_dir.join("blobs"),
-                reports::BLOB_PREFIX,
+                store::results::BLOB_PREFIX,
             )),
             hub: state.hub.clone(),
             id: worker::Worker::new_id(),

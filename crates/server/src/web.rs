@@ -175,11 +175,12 @@ async fn results_head(state: &AppState, id: &str, head: &mut Head) {
     let Ok(id) = uuid::Uuid::parse_str(id) else {
         return;
     };
-    if let Ok(row) = store::results::get_result(&state.db, id).await {
-        head.title = format!("{} scored {}/100 | Sitelens", row.url, row.overall_score);
+    if let Ok(summary) = store::results::get_summary(&state.db, id).await {
+        let (url, scores) = (&summary.url, summary.scores);
+        head.title = format!("{url} scored {}/100 | Sitelens", scores.overall);
         head.description = format!(
-            "Website analysis of {}: overall {}/100, SEO {}/100, performance {}/100.",
-            row.url, row.overall_score, row.seo_score, row.performance_score
+            "Website analysis of {url}: overall {}/100, SEO {}/100, performance {}/100.",
+            scores.overall, scores.seo, scores.performance
         );
     }
 }

@@ -9,13 +9,13 @@ use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BrowserPool, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use domain::report::{ProgressEvent, ProgressEventType};
-use store::entity::analysis_jobs;
+use store::jobs::Job;
+use store::results::NewResult;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use crate::hub::Hub;
-use crate::reports;
 
 /// How often a running job proves it is alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
@@ -166,10 +166,10 @@ impl Worker {
     }
 
     /// Runs one claimed job to completion or failure.
-    pub async fn process(&self, job: analysis_jobs::Model) {
+    pub async fn process(&self, job: Job) {
         let id = job.id;
         let options = AnalyzeOptions {
-            report_type: reports::report_type(&job.tier),
+            report_type: job.report_type,
             max_pages: usize::try_from(job.requested_pages).ok().filter(|n| *n > 0),
             use_browser: self.browser.is_some(),
         };
@@ -252,7 +252,7 @@ impl Worker {
 
         match outcome {
             Ok(report) => {
-                let stored = match reports::to_new_result(&report) {
+                let stored = match NewResult::from_report(&report) {
                     Ok(row) => store::jobs::complete_job(&self.db, id, &self.id, &row)
                         .await
                         .map_err(|e| e.to_string()),
@@ -288,7 +288,7 @@ impl Worker {
 
     /// Marks the job failed, gives a free analysis back to its visitor (a failure costs
     /// nothing), and tells the stream.
-    async fn fail(&self, job: &analysis_jobs::Model, message: &str) {
+    async fn fail(&self, job: &Job, message: &str) {
         let id = job.id;
         if let Err(e) = store::jobs::fail_job(&self.db, id, &self.id, message).await {
             tracing::warn!(job = %id, error = %e, "could not mark the job failed");
@@ -308,8 +308,8 @@ impl Worker {
 }
 
 /// Returns the free analysis a failed anonymous basic job used.
-async fn refund_free(db: &store::DatabaseConnection, job: &analysis_jobs::Model) {
-    if job.tier != "basic" || job.requester_user_id.is_some() {
+async fn refund_free(db: &store::DatabaseConnection, job: &Job) {
+    if !job.used_free_allowance() {
         return;
     }
     if let Some(ip) = &job.requester_ip

@@ -77,7 +77,7 @@ fn bench_engine(
             db,
             site.id,
             "https://bench.example/",
-            "basic",
+            ReportType::Basic,
             &sample_result(),
         )
         .await

@@ -19,6 +19,16 @@ pub enum StoreError {
     /// Anything else the database reported (connection lost, bad SQL, timeout).
     #[error("database error: {0}")]
     Database(#[source] DbErr),
+    /// A stored value could not be read back as its contract type (a row this version does
+    /// not understand), or a value could not be turned into a row.
+    #[error("{what}")]
+    Data {
+        /// Which value, in words.
+        what: String,
+        /// The JSON error behind it, when there is one.
+        #[source]
+        source: Option<serde_json::Error>,
+    },
 }
 
 impl From<DbErr> for StoreError {
@@ -35,6 +45,14 @@ impl From<DbErr> for StoreError {
 }
 
 impl StoreError {
+    /// A [`StoreError::Data`] without an underlying JSON error.
+    pub(crate) fn data(what: impl Into<String>) -> Self {
+        StoreError::Data {
+            what: what.into(),
+            source: None,
+        }
+    }
+
     /// True when this is a unique-constraint violation or another [`StoreError::Conflict`].
     pub fn is_conflict(&self) -> bool {
         matches!(self, StoreError::Conflict(_))

@@ -7,7 +7,7 @@
 //! on the row, so any web node can tell a late client the latest state.
 
 use chrono::{DateTime, Utc};
-use domain::report::ReportType;
+use domain::report::{ProgressEvent, ProgressEventType, ReportType};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
     QueryFilter, QueryOrder, QuerySelect, Value,
@@ -64,10 +64,122 @@ impl JobStatus {
     }
 }
 
-impl analysis_jobs::Model {
-    /// The job's status; `None` only if the row holds a value this version does not know.
-    pub fn job_status(&self) -> Option<JobStatus> {
-        JobStatus::parse(&self.status)
+/// An analysis job as stored in `analysis_jobs`, with its status and depth typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Random id; also the analysis id clients know.
+    pub id: Uuid,
+    /// The website it counts against.
+    pub website_id: i64,
+    /// The address as the visitor typed it.
+    pub url: String,
+    /// The normalised address.
+    pub canonical_url: String,
+    /// Where the job is in its life.
+    pub status: JobStatus,
+    /// Report depth.
+    pub report_type: ReportType,
+    /// Pages to crawl.
+    pub requested_pages: u32,
+    /// Percent done, 0-100.
+    pub progress: u8,
+    /// The current step, while running.
+    pub step: Option<String>,
+    /// What is happening, for a person.
+    pub message: Option<String>,
+    /// Why the job failed, for the visitor.
+    pub error: Option<String>,
+    /// How many times a worker claimed it.
+    pub attempts: u32,
+    /// The worker that owns it while running.
+    pub claimed_by: Option<String>,
+    /// The owner's last sign of life.
+    pub heartbeat_at: Option<DateTime<Utc>>,
+    /// When it was queued.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+    /// When a worker first started it.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it completed or failed.
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The signed-in requester, if any.
+    pub requester_user_id: Option<i64>,
+    /// The requester's address.
+    pub requester_ip: Option<String>,
+    /// The report it produced.
+    pub result_id: Option<Uuid>,
+}
+
+impl TryFrom<analysis_jobs::Model> for Job {
+    type Error = StoreError;
+
+    fn try_from(row: analysis_jobs::Model) -> StoreResult<Job> {
+        let status = JobStatus::parse(&row.status).ok_or_else(|| {
+            StoreError::data(format!("stored job status {:?} is unknown", row.status))
+        })?;
+        let report_type = parse_tier(&row.tier)
+            .ok_or_else(|| StoreError::data(format!("stored tier {:?} is unknown", row.tier)))?;
+        Ok(Job {
+            id: row.id,
+            website_id: row.website_id,
+            url: row.url,
+            canonical_url: row.canonical_url,
+            status,
+            report_type,
+            requested_pages: u32::try_from(row.requested_pages).unwrap_or(0),
+            progress: u8::try_from(row.progress.clamp(0, 100)).unwrap_or(0),
+            step: row.step,
+            message: row.message,
+            error: row.error,
+            attempts: u32::try_from(row.attempts).unwrap_or(0),
+            claimed_by: row.claimed_by,
+            heartbeat_at: row.heartbeat_at,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            started_at: row.started_at,
+            finished_at: row.finished_at,
+            requester_user_id: row.requester_user_id,
+            requester_ip: row.requester_ip,
+            result_id: row.result_id,
+        })
+    }
+}
+
+impl Job {
+    /// The progress event that tells a client this job's stored state (SPEC.md section 7).
+    pub fn progress_event(&self) -> ProgressEvent {
+        let kind = match self.status {
+            JobStatus::Complete => ProgressEventType::Complete,
+            JobStatus::Failed => ProgressEventType::Error,
+            JobStatus::Queued | JobStatus::Running => ProgressEventType::Progress,
+        };
+        let message = match kind {
+            ProgressEventType::Error => self
+                .error
+                .clone()
+                .unwrap_or_else(|| "Analysis failed".to_owned()),
+            ProgressEventType::Complete => "Analysis complete!".to_owned(),
+            _ => self
+                .message
+                .clone()
+                .unwrap_or_else(|| "Waiting for a free analyser".to_owned()),
+        };
+        ProgressEvent {
+            kind,
+            analysis_id: self.id.to_string(),
+            step: self.step.clone().filter(|s| s != "complete"),
+            progress: u32::from(self.progress),
+            message,
+            timestamp: self.updated_at.timestamp_millis() as f64,
+            result_id: self.result_id.map(|id| id.to_string()),
+        }
+    }
+
+    /// Whether a failure of this job gives its visitor's free analysis back: an anonymous
+    /// basic analysis used one (SPEC.md section 9).
+    pub fn used_free_allowance(&self) -> bool {
+        self.report_type == ReportType::Basic && self.requester_user_id.is_none()
     }
 }
 
@@ -78,6 +190,13 @@ pub(crate) fn tier_value(report_type: ReportType) -> &'static str {
         ReportType::Standard => "standard",
         ReportType::Premium => "premium",
     }
+}
+
+/// Reads a stored tier.
+pub(crate) fn parse_tier(value: &str) -> Option<ReportType> {
+    [ReportType::Basic, ReportType::Standard, ReportType::Premium]
+        .into_iter()
+        .find(|t| tier_value(*t) == value)
 }
 
 /// An analysis to queue.
@@ -108,10 +227,7 @@ pub struct Recovery {
 
 /// Counts the analysis on its website (creating the website on first sight) and queues the
 /// job, in one transaction.
-pub async fn enqueue_analysis(
-    db: &DatabaseConnection,
-    analysis: &NewAnalysis,
-) -> StoreResult<analysis_jobs::Model> {
+pub async fn enqueue_analysis(db: &DatabaseConnection, analysis: &NewAnalysis) -> StoreResult<Job> {
     let txn = begin_write(db).await?;
     let job = enqueue_in(&txn, analysis).await?;
     txn.commit().await?;
@@ -128,7 +244,7 @@ pub async fn enqueue_free_analysis(
     at: DateTime<Utc>,
     limit: u32,
     analysis: &NewAnalysis,
-) -> StoreResult<Option<analysis_jobs::Model>> {
+) -> StoreResult<Option<Job>> {
     let txn = begin_write(db).await?;
     match record_in(&txn, ip_address, &analysis.canonical_url, at, limit).await? {
         FreeAnalysis::LimitReached => {
@@ -151,7 +267,7 @@ pub async fn enqueue_paid_analysis(
     db: &DatabaseConnection,
     credits: u32,
     analysis: &NewAnalysis,
-) -> StoreResult<Option<(analysis_jobs::Model, CreditPool)>> {
+) -> StoreResult<Option<(Job, CreditPool)>> {
     let user_id = analysis
         .requester_user_id
         .ok_or_else(|| StoreError::Conflict("a paid analysis needs a requesting user".into()))?;
@@ -170,10 +286,7 @@ pub async fn enqueue_paid_analysis(
     }
 }
 
-async fn enqueue_in<C: ConnectionTrait>(
-    txn: &C,
-    analysis: &NewAnalysis,
-) -> StoreResult<analysis_jobs::Model> {
+async fn enqueue_in<C: ConnectionTrait>(txn: &C, analysis: &NewAnalysis) -> StoreResult<Job> {
     let at = now();
     let id = Uuid::new_v4();
     let pages = i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX);
@@ -200,15 +313,17 @@ async fn enqueue_in<C: ConnectionTrait>(
     analysis_jobs::Entity::find_by_id(id)
         .one(txn)
         .await?
-        .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound)?
+        .try_into()
 }
 
 /// The job with this id.
-pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<analysis_jobs::Model> {
+pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<Job> {
     analysis_jobs::Entity::find_by_id(id)
         .one(db)
         .await?
-        .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound)?
+        .try_into()
 }
 
 /// Claims the oldest queued job for `worker_id`, or returns `None` when the queue is empty.
@@ -217,10 +332,7 @@ pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<analysis_
 /// different jobs without waiting on each other. SQLite runs one writer at a time; the
 /// `status = 'queued'` guard on the update makes a second claimant of the same row update
 /// nothing. Either way no job is ever claimed twice.
-pub async fn claim_next_job(
-    db: &DatabaseConnection,
-    worker_id: &str,
-) -> StoreResult<Option<analysis_jobs::Model>> {
+pub async fn claim_next_job(db: &DatabaseConnection, worker_id: &str) -> StoreResult<Option<Job>> {
     let at = now();
     let lock = match db.get_database_backend() {
         DbBackend::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -239,9 +351,8 @@ pub async fn claim_next_job(
         vec![worker_id.into(), at.into(), at.into(), at.into()],
     )
     .await?;
-    Ok(row
-        .map(|row| analysis_jobs::Model::from_query_result(&row, ""))
-        .transpose()?)
+    row.map(|row| Job::try_from(analysis_jobs::Model::from_query_result(&row, "")?))
+        .transpose()
 }
 
 /// Records that `worker_id` is still working on the job.
@@ -324,7 +435,9 @@ pub async fn complete_job(
     let website_id: i64 = row.try_get("", "website_id")?;
     let url: String = row.try_get("", "url")?;
     let tier: String = row.try_get("", "tier")?;
-    let result_id = insert_result(&txn, website_id, &url, &tier, result).await?;
+    let report_type = parse_tier(&tier)
+        .ok_or_else(|| StoreError::data(format!("stored tier {tier:?} is unknown")))?;
+    let result_id = insert_result(&txn, website_id, &url, report_type, result).await?;
     exec(
         &txn,
         "UPDATE analysis_jobs SET result_id = ? WHERE id = ?",
@@ -425,13 +538,16 @@ pub async fn jobs_for_user(
     db: &DatabaseConnection,
     user_id: i64,
     limit: u64,
-) -> StoreResult<Vec<analysis_jobs::Model>> {
-    Ok(analysis_jobs::Entity::find()
+) -> StoreResult<Vec<Job>> {
+    analysis_jobs::Entity::find()
         .filter(analysis_jobs::Column::RequesterUserId.eq(user_id))
         .order_by_desc(analysis_jobs::Column::CreatedAt)
         .limit(limit)
         .all(db)
-        .await?)
+        .await?
+        .into_iter()
+        .map(Job::try_from)
+        .collect()
 }
 
 /// The newest `limit` jobs, optionally only those in one status, newest first (admin view).
@@ -439,14 +555,17 @@ pub async fn recent_jobs(
     db: &DatabaseConnection,
     status: Option<JobStatus>,
     limit: u64,
-) -> StoreResult<Vec<analysis_jobs::Model>> {
+) -> StoreResult<Vec<Job>> {
     let mut query = analysis_jobs::Entity::find();
     if let Some(status) = status {
         query = query.filter(analysis_jobs::Column::Status.eq(status.as_str()));
     }
-    Ok(query
+    query
         .order_by_desc(analysis_jobs::Column::CreatedAt)
         .limit(limit)
         .all(db)
-        .await?)
+        .await?
+        .into_iter()
+        .map(Job::try_from)
+        .collect()
 }

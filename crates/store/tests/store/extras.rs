@@ -207,7 +207,7 @@ both!(a_user_sees_their_own_jobs, |db, engine| {
     );
     assert!(
         jobs.iter()
-            .all(|j| j.tier == "standard" && j.requested_pages == 10)
+            .all(|j| j.report_type == ReportType::Standard && j.requested_pages == 10)
     );
 });
 
