@@ -9,8 +9,6 @@ use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderName, HeaderValue, Request, header};
 use axum::routing::{any, get, post};
-use sea_orm::ConnectionTrait;
-use store::{Migrator, MigratorTrait};
 use tower_http::compression::CompressionLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::services::ServeDir;
@@ -51,11 +49,8 @@ async fn healthz() -> Json<serde_json::Value> {
 async fn readyz(
     State(state): State<AppState>,
 ) -> (axum::http::StatusCode, Json<serde_json::Value>) {
-    let database = state.db.execute_unprepared("SELECT 1").await.is_ok();
-    let pending = Migrator::get_pending_migrations(&state.db)
-        .await
-        .map(|m| m.len());
-    let migrations = matches!(pending, Ok(0));
+    let database = store::ping(&state.db).await.is_ok();
+    let migrations = matches!(store::pending_migrations(&state.db).await, Ok(0));
     let ready = database && migrations;
     let status = if ready {
         axum::http::StatusCode::OK

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::report::ProgressEvent;
-use sea_orm::sqlx::postgres::PgListener;
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
+use store::DatabaseConnection;
+use store::notify::{Listener, notify, supports_notifications};
 use tokio::sync::{Notify, broadcast};
 
 /// The PostgreSQL notification channel for progress events.
@@ -39,7 +39,7 @@ impl Hub {
     }
 
     fn is_postgres(&self) -> bool {
-        self.db.get_database_backend() == DbBackend::Postgres
+        supports_notifications(&self.db)
     }
 
     /// Subscribes to every event of this process; filter by analysis id.
@@ -57,12 +57,7 @@ impl Hub {
                     return;
                 }
             };
-            let stmt = Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                "SELECT pg_notify($1, $2)",
-                [CHANNEL.into(), payload.into()],
-            );
-            if let Err(e) = self.db.execute_raw(stmt).await {
+            if let Err(e) = notify(&self.db, CHANNEL, &payload).await {
                 // The job row still carries the state; streams poll it.
                 tracing::warn!(error = %e, "pg_notify failed; streams will read the job row");
             }
@@ -74,15 +69,10 @@ impl Hub {
 
     /// Wakes idle workers because a job was queued.
     pub async fn job_queued(&self) {
-        if self.is_postgres() {
-            let stmt = Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                "SELECT pg_notify($1, '')",
-                [JOBS_CHANNEL.into()],
-            );
-            if let Err(e) = self.db.execute_raw(stmt).await {
-                tracing::warn!(error = %e, "pg_notify for a queued job failed; workers poll");
-            }
+        if self.is_postgres()
+            && let Err(e) = notify(&self.db, JOBS_CHANNEL, "").await
+        {
+            tracing::warn!(error = %e, "pg_notify for a queued job failed; workers poll");
         }
         self.jobs.notify_one();
     }
@@ -110,17 +100,15 @@ impl Hub {
         });
     }
 
-    async fn relay(&self) -> Result<(), sea_orm::sqlx::Error> {
-        let pool = self.db.get_postgres_connection_pool();
-        let mut listener = PgListener::connect_with(pool).await?;
-        listener.listen_all([CHANNEL, JOBS_CHANNEL]).await?;
+    async fn relay(&self) -> store::StoreResult<()> {
+        let mut listener = Listener::connect(&self.db, &[CHANNEL, JOBS_CHANNEL]).await?;
         loop {
             let note = listener.recv().await?;
-            if note.channel() == JOBS_CHANNEL {
+            if note.channel == JOBS_CHANNEL {
                 self.jobs.notify_one();
                 continue;
             }
-            match serde_json::from_str::<ProgressEvent>(note.payload()) {
+            match serde_json::from_str::<ProgressEvent>(&note.payload) {
                 Ok(event) => {
                     let _ = self.tx.send(event);
                 }

@@ -31,6 +31,7 @@ pub mod entity;
 mod error;
 pub mod jobs;
 pub mod links;
+pub mod notify;
 pub mod outbox;
 pub mod reports;
 pub mod results;
@@ -41,7 +42,9 @@ pub mod tokens;
 pub mod users;
 pub mod websites;
 
-pub use connect::{SQLITE_BUSY_TIMEOUT, connect, connect_with_pool_size, open, reset};
+pub use connect::{
+    SQLITE_BUSY_TIMEOUT, connect, connect_with_pool_size, open, pending_migrations, ping, reset,
+};
 pub use error::{StoreError, StoreResult};
 pub use migration::{Migrator, MigratorTrait};
 pub use sea_orm::DatabaseConnection;
