@@ -8,17 +8,19 @@
 
 use chrono::{DateTime, Utc};
 use domain::report::{ProgressEvent, ProgressEventType, ReportType};
+use sea_orm::sea_query::{Expr, ExprTrait, Func, LockBehavior, LockType, Order, Query};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QuerySelect, Value,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 use uuid::Uuid;
 
 use crate::allowance::{FreeAnalysis, record_in};
 use crate::credits::{CreditPool, Spend, ensure_user_exists, spend_in};
 use crate::entity::analysis_jobs;
+use crate::entity::analysis_jobs::Column as C;
 use crate::results::{NewResult, insert_result};
-use crate::sql::{exec, now, query_all, query_one};
+use crate::sql::now;
 use crate::stats::{ANALYSES_COMPLETED, increment};
 use crate::{StoreError, StoreResult, begin_write, websites};
 
@@ -288,32 +290,33 @@ pub async fn enqueue_paid_analysis(
 
 async fn enqueue_in<C: ConnectionTrait>(txn: &C, analysis: &NewAnalysis) -> StoreResult<Job> {
     let at = now();
-    let id = Uuid::new_v4();
-    let pages = i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX);
     let website = websites::upsert(txn, &analysis.canonical_url, at).await?;
-    exec(
-        txn,
-        "INSERT INTO analysis_jobs (id, website_id, url, canonical_url, status, tier, requested_pages, \
-         progress, attempts, created_at, updated_at, requester_user_id, requester_ip) \
-         VALUES (?, ?, ?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)",
-        vec![
-            id.into(),
-            website.id.into(),
-            analysis.url.clone().into(),
-            analysis.canonical_url.clone().into(),
-            tier_value(analysis.report_type).into(),
-            pages.into(),
-            at.into(),
-            at.into(),
-            Value::from(analysis.requester_user_id),
-            Value::from(analysis.requester_ip.clone()),
-        ],
-    )
-    .await?;
-    analysis_jobs::Entity::find_by_id(id)
-        .one(txn)
+    let row = analysis_jobs::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        website_id: Set(website.id),
+        url: Set(analysis.url.clone()),
+        canonical_url: Set(analysis.canonical_url.clone()),
+        status: Set(JobStatus::Queued.as_str().to_owned()),
+        tier: Set(tier_value(analysis.report_type).to_owned()),
+        requested_pages: Set(i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX)),
+        progress: Set(0),
+        step: Set(None),
+        message: Set(None),
+        error: Set(None),
+        attempts: Set(0),
+        claimed_by: Set(None),
+        heartbeat_at: Set(None),
+        created_at: Set(at),
+        updated_at: Set(at),
+        started_at: Set(None),
+        finished_at: Set(None),
+        requester_user_id: Set(analysis.requester_user_id),
+        requester_ip: Set(analysis.requester_ip.clone()),
+        result_id: Set(None),
+    };
+    analysis_jobs::Entity::insert(row)
+        .exec_with_returning(txn)
         .await?
-        .ok_or(StoreError::NotFound)?
         .try_into()
 }
 
@@ -326,33 +329,50 @@ pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<Job> {
         .try_into()
 }
 
+/// An update of the job `job_id` that only applies while `worker_id` runs it.
+fn owned_by(job_id: Uuid, worker_id: &str) -> sea_orm::UpdateMany<analysis_jobs::Entity> {
+    analysis_jobs::Entity::update_many()
+        .filter(C::Id.eq(job_id))
+        .filter(C::ClaimedBy.eq(worker_id))
+        .filter(C::Status.eq(JobStatus::Running.as_str()))
+}
+
 /// Claims the oldest queued job for `worker_id`, or returns `None` when the queue is empty.
 ///
 /// PostgreSQL picks the row with `FOR UPDATE SKIP LOCKED`, so concurrent workers take
-/// different jobs without waiting on each other. SQLite runs one writer at a time; the
-/// `status = 'queued'` guard on the update makes a second claimant of the same row update
-/// nothing. Either way no job is ever claimed twice.
+/// different jobs without waiting on each other. SQLite runs one writer at a time (and has no
+/// row locks: the query builder leaves the clause out); the `status = 'queued'` guard on the
+/// update makes a second claimant of the same row update nothing. Either way no job is ever
+/// claimed twice.
 pub async fn claim_next_job(db: &DatabaseConnection, worker_id: &str) -> StoreResult<Option<Job>> {
     let at = now();
-    let lock = match db.get_database_backend() {
-        DbBackend::Postgres => " FOR UPDATE SKIP LOCKED",
-        _ => "",
-    };
-    let sql = format!(
-        "UPDATE analysis_jobs SET status = 'running', claimed_by = ?, heartbeat_at = ?, updated_at = ?, \
-         started_at = COALESCE(started_at, ?), attempts = attempts + 1 \
-         WHERE status = 'queued' AND id = (SELECT id FROM analysis_jobs WHERE status = 'queued' \
-         ORDER BY created_at, id LIMIT 1{lock}) \
-         RETURNING *"
-    );
-    let row = query_one(
-        db,
-        &sql,
-        vec![worker_id.into(), at.into(), at.into(), at.into()],
-    )
-    .await?;
-    row.map(|row| Job::try_from(analysis_jobs::Model::from_query_result(&row, "")?))
-        .transpose()
+    let queued = JobStatus::Queued.as_str();
+    let oldest = Query::select()
+        .column(C::Id)
+        .from(analysis_jobs::Entity)
+        .and_where(Expr::col(C::Status).eq(queued))
+        .order_by(C::CreatedAt, Order::Asc)
+        .order_by(C::Id, Order::Asc)
+        .limit(1)
+        .lock_with_behavior(LockType::Update, LockBehavior::SkipLocked)
+        .to_owned();
+    let claimed = analysis_jobs::Entity::update_many()
+        .col_expr(C::Status, Expr::value(JobStatus::Running.as_str()))
+        .col_expr(C::ClaimedBy, Expr::value(worker_id))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(
+            C::StartedAt,
+            Func::coalesce([Expr::col(C::StartedAt), Expr::value(at)]).into(),
+        )
+        .col_expr(C::Attempts, Expr::col(C::Attempts).add(1))
+        .filter(C::Status.eq(queued))
+        // `id = (subquery)`, not `IN`: PostgreSQL evaluates a scalar subquery once, while an
+        // `IN` subquery may be run again for each row and so claim several jobs.
+        .filter(Expr::col((analysis_jobs::Entity, C::Id)).eq(oldest))
+        .exec_with_returning(db)
+        .await?;
+    claimed.into_iter().next().map(Job::try_from).transpose()
 }
 
 /// Records that `worker_id` is still working on the job.
@@ -360,14 +380,11 @@ pub async fn claim_next_job(db: &DatabaseConnection, worker_id: &str) -> StoreRe
 /// Fails with [`StoreError::Conflict`] when the job is no longer this worker's (it was
 /// recovered after a missed heartbeat, or finished): the worker should stop.
 pub async fn heartbeat(db: &DatabaseConnection, job_id: Uuid, worker_id: &str) -> StoreResult<()> {
-    let at = now();
-    let updated = exec(
-        db,
-        "UPDATE analysis_jobs SET heartbeat_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'",
-        vec![at.into(), job_id.into(), worker_id.into()],
-    )
-    .await?;
-    owned(updated.rows_affected())
+    let updated = owned_by(job_id, worker_id)
+        .col_expr(C::HeartbeatAt, Expr::value(now()))
+        .exec(db)
+        .await?;
+    owned(updated.rows_affected)
 }
 
 /// Stores the job's progress (percent 0-100, the current step and a message); it also counts
@@ -381,23 +398,15 @@ pub async fn update_progress(
     message: &str,
 ) -> StoreResult<()> {
     let at = now();
-    let progress = i32::from(progress.min(100));
-    let updated = exec(
-        db,
-        "UPDATE analysis_jobs SET progress = ?, step = ?, message = ?, heartbeat_at = ?, updated_at = ? \
-         WHERE id = ? AND claimed_by = ? AND status = 'running'",
-        vec![
-            progress.into(),
-            step.into(),
-            message.into(),
-            at.into(),
-            at.into(),
-            job_id.into(),
-            worker_id.into(),
-        ],
-    )
-    .await?;
-    owned(updated.rows_affected())
+    let updated = owned_by(job_id, worker_id)
+        .col_expr(C::Progress, Expr::value(i32::from(Ord::min(progress, 100))))
+        .col_expr(C::Step, Expr::value(step))
+        .col_expr(C::Message, Expr::value(message))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .exec(db)
+        .await?;
+    owned(updated.rows_affected)
 }
 
 /// Stores the job's report and marks the job complete, in one transaction; returns the
@@ -413,37 +422,27 @@ pub async fn complete_job(
     let txn = begin_write(db).await?;
     // Take the job first: on SQLite this is the transaction's first write, and on PostgreSQL
     // it locks the row so a concurrent recovery waits for this commit.
-    let row = query_one(
-        &txn,
-        "UPDATE analysis_jobs SET status = 'complete', progress = 100, step = 'complete', \
-         message = 'Analysis complete', heartbeat_at = ?, updated_at = ?, finished_at = ? \
-         WHERE id = ? AND claimed_by = ? AND status = 'running' \
-         RETURNING website_id, url, tier",
-        vec![
-            at.into(),
-            at.into(),
-            at.into(),
-            job_id.into(),
-            worker_id.into(),
-        ],
-    )
-    .await?;
-    let Some(row) = row else {
+    let taken = owned_by(job_id, worker_id)
+        .col_expr(C::Status, Expr::value(JobStatus::Complete.as_str()))
+        .col_expr(C::Progress, Expr::value(100))
+        .col_expr(C::Step, Expr::value("complete"))
+        .col_expr(C::Message, Expr::value("Analysis complete"))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(C::FinishedAt, Expr::value(at))
+        .exec_with_returning(&txn)
+        .await?;
+    let Some(job) = taken.into_iter().next() else {
         txn.rollback().await?;
         return Err(lost());
     };
-    let website_id: i64 = row.try_get("", "website_id")?;
-    let url: String = row.try_get("", "url")?;
-    let tier: String = row.try_get("", "tier")?;
-    let report_type = parse_tier(&tier)
-        .ok_or_else(|| StoreError::data(format!("stored tier {tier:?} is unknown")))?;
-    let result_id = insert_result(&txn, website_id, &url, report_type, result).await?;
-    exec(
-        &txn,
-        "UPDATE analysis_jobs SET result_id = ? WHERE id = ?",
-        vec![result_id.into(), job_id.into()],
-    )
-    .await?;
+    let job = Job::try_from(job)?;
+    let result_id = insert_result(&txn, job.website_id, &job.url, job.report_type, result).await?;
+    analysis_jobs::Entity::update_many()
+        .col_expr(C::ResultId, Expr::value(result_id))
+        .filter(C::Id.eq(job_id))
+        .exec(&txn)
+        .await?;
     increment(&txn, ANALYSES_COMPLETED).await?;
     txn.commit().await?;
     Ok(result_id)
@@ -458,21 +457,15 @@ pub async fn fail_job(
     error: &str,
 ) -> StoreResult<()> {
     let at = now();
-    let updated = exec(
-        db,
-        "UPDATE analysis_jobs SET status = 'failed', error = ?, heartbeat_at = ?, updated_at = ?, \
-         finished_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'",
-        vec![
-            error.into(),
-            at.into(),
-            at.into(),
-            at.into(),
-            job_id.into(),
-            worker_id.into(),
-        ],
-    )
-    .await?;
-    owned(updated.rows_affected())
+    let updated = owned_by(job_id, worker_id)
+        .col_expr(C::Status, Expr::value(JobStatus::Failed.as_str()))
+        .col_expr(C::Error, Expr::value(error))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(C::FinishedAt, Expr::value(at))
+        .exec(db)
+        .await?;
+    owned(updated.rows_affected)
 }
 
 /// Recovers running jobs whose last heartbeat is older than `heartbeat_before`: a job claimed
@@ -486,38 +479,39 @@ pub async fn recover_stale_jobs(
     heartbeat_before: DateTime<Utc>,
 ) -> StoreResult<Recovery> {
     let at = now();
-    let failed = query_all(
-        db,
-        "UPDATE analysis_jobs SET status = 'failed', error = ?, message = ?, claimed_by = NULL, \
-         updated_at = ?, finished_at = ? \
-         WHERE status = 'running' AND heartbeat_at < ? AND attempts >= ? RETURNING id",
-        vec![
-            INTERRUPTED_TWICE.into(),
-            INTERRUPTED_TWICE.into(),
-            at.into(),
-            at.into(),
-            heartbeat_before.into(),
-            MAX_JOB_ATTEMPTS.into(),
-        ],
-    )
-    .await?;
-    let requeued = query_all(
-        db,
-        "UPDATE analysis_jobs SET status = 'queued', claimed_by = NULL, heartbeat_at = NULL, \
-         progress = 0, step = NULL, message = 'The analysis was interrupted and will be retried', \
-         updated_at = ? \
-         WHERE status = 'running' AND heartbeat_at < ? AND attempts < ? RETURNING id",
-        vec![at.into(), heartbeat_before.into(), MAX_JOB_ATTEMPTS.into()],
-    )
-    .await?;
-    let ids = |rows: Vec<sea_orm::QueryResult>| -> StoreResult<Vec<Uuid>> {
-        rows.iter()
-            .map(|row| Ok(row.try_get::<Uuid>("", "id")?))
-            .collect()
+    let stale = || {
+        analysis_jobs::Entity::update_many()
+            .filter(C::Status.eq(JobStatus::Running.as_str()))
+            .filter(C::HeartbeatAt.lt(heartbeat_before))
     };
+    let failed = stale()
+        .filter(C::Attempts.gte(MAX_JOB_ATTEMPTS))
+        .col_expr(C::Status, Expr::value(JobStatus::Failed.as_str()))
+        .col_expr(C::Error, Expr::value(INTERRUPTED_TWICE))
+        .col_expr(C::Message, Expr::value(INTERRUPTED_TWICE))
+        .col_expr(C::ClaimedBy, Expr::value(Option::<String>::None))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(C::FinishedAt, Expr::value(at))
+        .exec_with_returning(db)
+        .await?;
+    let requeued = stale()
+        .filter(C::Attempts.lt(MAX_JOB_ATTEMPTS))
+        .col_expr(C::Status, Expr::value(JobStatus::Queued.as_str()))
+        .col_expr(C::ClaimedBy, Expr::value(Option::<String>::None))
+        .col_expr(C::HeartbeatAt, Expr::value(Option::<DateTime<Utc>>::None))
+        .col_expr(C::Progress, Expr::value(0))
+        .col_expr(C::Step, Expr::value(Option::<String>::None))
+        .col_expr(
+            C::Message,
+            Expr::value("The analysis was interrupted and will be retried"),
+        )
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .exec_with_returning(db)
+        .await?;
+    let ids = |rows: Vec<analysis_jobs::Model>| rows.into_iter().map(|r| r.id).collect();
     Ok(Recovery {
-        requeued: ids(requeued)?,
-        failed: ids(failed)?,
+        requeued: ids(requeued),
+        failed: ids(failed),
     })
 }
 
