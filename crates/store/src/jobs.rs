@@ -16,11 +16,11 @@ use sea_orm::{
 use uuid::Uuid;
 
 use crate::allowance::{FreeAnalysis, record_in};
+use crate::clock::now;
 use crate::credits::{CreditPool, Spend, ensure_user_exists, spend_in};
 use crate::entity::analysis_jobs;
 use crate::entity::analysis_jobs::Column as C;
 use crate::results::{NewResult, insert_result};
-use crate::sql::now;
 use crate::stats::{ANALYSES_COMPLETED, increment};
 use crate::{StoreError, StoreResult, begin_write, websites};
 

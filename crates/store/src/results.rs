@@ -14,9 +14,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value as Json, json};
 use uuid::Uuid;
 
+use crate::clock::now;
 use crate::entity::analysis_results;
 use crate::jobs::{parse_tier, tier_value};
-use crate::sql::now;
 use crate::{StoreError, StoreResult};
 
 /// The public path blobs (screenshots) are served under; a row stores the key after it, a
