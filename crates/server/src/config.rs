@@ -183,6 +183,11 @@ impl Config {
         })
     }
 
+    /// Where blobs (screenshots) are kept: `blobs` in the data folder.
+    pub fn blob_dir(&self) -> PathBuf {
+        self.data_dir.join("blobs")
+    }
+
     /// Whether the public address is HTTPS (then HSTS is sent).
     pub fn is_https(&self) -> bool {
         self.public_url.starts_with("https://")

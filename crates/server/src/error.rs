@@ -5,12 +5,15 @@
 //! the server.
 
 use axum::Json;
-use axum::extract::FromRequest;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use domain::report::ErrorResponse;
 use store::StoreError;
+
+use crate::services::analyses::SubmitError;
+use crate::services::contact::ContactError;
+use crate::services::reports::ReportError;
 
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
@@ -101,6 +104,46 @@ impl From<StoreError> for AppError {
     }
 }
 
+impl AppError {
+    /// A store error where "not found" means `missing` (for example "analysis not found").
+    pub fn from_store(e: StoreError, missing: &str) -> Self {
+        match e {
+            StoreError::NotFound => Self::NotFound(missing.to_owned()),
+            other => other.into(),
+        }
+    }
+}
+
+impl From<SubmitError> for AppError {
+    fn from(e: SubmitError) -> Self {
+        match e {
+            SubmitError::TooLong | SubmitError::InvalidUrl(_) => Self::BadRequest(e.to_string()),
+            SubmitError::AllowanceUsed => Self::TooManyRequests(e.to_string()),
+            SubmitError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ReportError> for AppError {
+    fn from(e: ReportError) -> Self {
+        match e {
+            ReportError::NotFound | ReportError::NotFinished | ReportError::Failed(_) => {
+                Self::NotFound(e.to_string())
+            }
+            ReportError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ContactError> for AppError {
+    fn from(e: ContactError) -> Self {
+        match e {
+            ContactError::Invalid(message) => Self::Unprocessable(message),
+            ContactError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<JsonRejection> for AppError {
     fn from(r: JsonRejection) -> Self {
         match r {
@@ -148,11 +191,6 @@ fn clean(text: &str) -> String {
         .trim_end_matches('.');
     detail.to_owned()
 }
-
-/// JSON extractor whose rejections use the shared error shape.
-#[derive(Debug, Clone, Copy, Default, FromRequest)]
-#[from_request(via(axum::Json), rejection(AppError))]
-pub struct ApiJson<T>(pub T);
 
 /// Result of a handler.
 pub type AppResult<T> = Result<T, AppError>;

@@ -4,16 +4,13 @@
 //! [`start`] is what `sitelens serve` and `sitelens worker` run, and what the integration tests
 //! run on port 0 with a fresh database.
 
-pub mod api;
 pub mod app;
 pub mod config;
 pub mod error;
-pub mod graph;
-pub mod hub;
-pub mod pdf;
+pub mod extract;
+pub mod routes;
+pub mod services;
 pub mod state;
-pub mod web;
-pub mod worker;
 
 use std::net::SocketAddr;
 
@@ -90,7 +87,7 @@ fn analyzer_config(config: &Config) -> AnalyzerConfig {
 
 /// The analyzer as configured for this process, with authority evidence kept in `db`.
 pub fn analyzer(config: &Config, db: &store::DatabaseConnection) -> anyhow::Result<Analyzer> {
-    let graph = std::sync::Arc::new(graph::StoreLinkGraph::new(db.clone()));
+    let graph = std::sync::Arc::new(services::graph::StoreLinkGraph::new(db.clone()));
     Ok(Analyzer::new(analyzer_config(config))?
         .with_authority(std::sync::Arc::new(analyzer::GraphAuthority::new(graph)))
         // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
@@ -116,7 +113,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     if let Some(dir) = sqlite_dir(&config.database_url) {
         std::fs::create_dir_all(&dir)?;
     }
-    std::fs::create_dir_all(config.data_dir.join("blobs"))?;
+    std::fs::create_dir_all(config.blob_dir())?;
     let db = store::connect(&config.database_url).await?;
     let mut config = config;
     // Bind first, so the public address can default to the port really bound.
@@ -130,29 +127,29 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     {
         config.public_url = format!("http://{a}");
     }
-    let state = app::state(db.clone(), config.clone());
-    state.hub.listen();
+    let hub = services::hub::Hub::new(db.clone());
+    hub.listen();
     let (stop, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
 
     if roles.worker {
-        let worker = worker::Worker {
+        let worker = services::worker::Worker {
             db: db.clone(),
             analyzer: analyzer(&config, &db)?,
             browser: browser(&config),
             blobs: std::sync::Arc::new(LocalBlobStore::new(
-                config.data_dir.join("blobs"),
+                config.blob_dir(),
                 store::results::BLOB_PREFIX,
             )),
-            hub: state.hub.clone(),
-            id: worker::Worker::new_id(),
+            hub: hub.clone(),
+            id: services::worker::Worker::new_id(),
             concurrency: config.workers,
             heartbeat_timeout: config.heartbeat_timeout,
         };
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
     }
     if let Some(listener) = listener {
-        let router = app::router(state);
+        let router = app::router(state::AppState::new(db.clone(), config.clone(), hub).await);
         let mut rx = stop_rx.clone();
         tasks.push(tokio::spawn(async move {
             let served = axum::serve(

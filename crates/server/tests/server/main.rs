@@ -430,7 +430,7 @@ async fn link_graph(engine: Engine) {
         return;
     };
     let conn = store::connect(&db.url).await.expect("connect");
-    let graph = server::graph::StoreLinkGraph::new(conn.clone());
+    let graph = server::services::graph::StoreLinkGraph::new(conn.clone());
     let link = |to: &str, nofollow| OutLink {
         to_url: to.to_owned(),
         nofollow,

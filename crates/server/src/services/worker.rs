@@ -15,7 +15,7 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
-use crate::hub::Hub;
+use crate::services::hub::Hub;
 
 /// How often a running job proves it is alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
