@@ -1,7 +1,6 @@
-//! Test support: fresh databases on both engines, a fixture website on 127.0.0.1, the real
-//! server on port 0, and a small HTTP client.
+//! Test support: fresh databases on both engines (`test-support`), a fixture website on
+//! 127.0.0.1, the real server on port 0 ([`spawn_app`]), and a small HTTP client.
 
-use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,17 +11,7 @@ use axum::routing::get;
 use serde_json::Value;
 use server::{Config, Roles, Running};
 
-pub use test_support::{Engine, TestDb};
-
-/// Runs `test` once on SQLite and once on PostgreSQL.
-pub async fn each_engine<F, Fut>(test: F)
-where
-    F: Fn(Engine) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    test(Engine::Sqlite).await;
-    test(Engine::Postgres).await;
-}
+pub use test_support::{Engine, TestDb, each_engine, run_on};
 
 /// A configuration for tests: port 0, private targets allowed, no browser.
 pub fn config(db: &TestDb) -> Config {
@@ -59,8 +48,20 @@ pub fn client() -> reqwest::Client {
         .expect("client")
 }
 
-/// Starts the server with `config` and `roles`.
-pub async fn spawn(config: Config, roles: Roles) -> TestApp {
+/// Web and worker in one process, as `sitelens serve` runs them.
+pub const BOTH: Roles = Roles {
+    web: true,
+    worker: true,
+};
+
+/// A web process without a worker: requests are admitted, nothing is analysed.
+pub const WEB_ONLY: Roles = Roles {
+    web: true,
+    worker: false,
+};
+
+/// Starts the server with `config` and `roles` on port 0: every test's one way in.
+pub async fn spawn_app(config: Config, roles: Roles) -> TestApp {
     let running = server::start(config, roles).await.expect("server starts");
     let addr = running.addr.expect("web role binds");
     TestApp {
@@ -101,6 +102,19 @@ impl TestApp {
             .await
             .expect("request");
         answer(res).await
+    }
+
+    /// GETs a page: status, headers and text.
+    pub async fn page(&self, path: &str) -> (u16, reqwest::header::HeaderMap, String) {
+        let res = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("page");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        (status, headers, res.text().await.expect("text"))
     }
 
     /// Follows the progress stream of `id` until it ends; returns every event.
@@ -146,6 +160,14 @@ async fn answer(res: reqwest::Response) -> Answer {
         status,
         json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
     }
+}
+
+/// Every error body has the shared shape, with a message that is not the generic one.
+pub fn assert_error_shape(body: &Value, context: &str) {
+    assert_eq!(body["success"], false, "{context}: {body}");
+    let msg = body["error"].as_str().unwrap_or_default();
+    assert!(!msg.is_empty(), "{context}: empty error");
+    assert_ne!(msg, "Internal Server Error", "{context}");
 }
 
 /// A small but realistic website on 127.0.0.1, for the analyzer to audit.
