@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
+use server::config::Chromium;
 use server::{Config, Roles};
 use test_support::{Engine, TestDb};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -119,9 +120,12 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,
-        chromium: "off".to_owned(),
+        chromium: Chromium::Off,
         public_url: "http://127.0.0.1".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
+        llm: None,
+        log_filter: "info".to_owned(),
+        node_name: "test".to_owned(),
     };
     let running = server::start(
         config,

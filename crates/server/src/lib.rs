@@ -14,8 +14,8 @@ pub mod state;
 
 use std::net::SocketAddr;
 
-use analyzer::browser::{BrowserPool, BrowserSettings, LocalBlobStore};
-use analyzer::{Analyzer, AnalyzerConfig};
+use analyzer::Analyzer;
+use analyzer::browser::{BrowserPool, LocalBlobStore};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -78,34 +78,31 @@ async fn shutdown_signal() {
     }
 }
 
-fn analyzer_config(config: &Config) -> AnalyzerConfig {
-    AnalyzerConfig {
-        allow_private_targets: config.allow_private_targets,
-        ..AnalyzerConfig::default()
-    }
-}
-
 /// The analyzer as configured for this process, with authority evidence kept in `db`.
 pub fn analyzer(config: &Config, db: &store::DatabaseConnection) -> anyhow::Result<Analyzer> {
     let graph = std::sync::Arc::new(services::graph::StoreLinkGraph::new(db.clone()));
-    Ok(Analyzer::new(analyzer_config(config))?
+    Ok(Analyzer::new(config.analyzer_config())?
         .with_authority(std::sync::Arc::new(analyzer::GraphAuthority::new(graph)))
         // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
-        .with_advisor(analyzer::llm::LlmAdvisor::from_env()))
+        .with_advisor(analyzer::llm::LlmAdvisor::or_rules(config.llm_config())))
 }
 
 /// The shared Chromium pool, when `SITELENS_CHROMIUM` names a browser that exists. Every
 /// request the browser makes passes the same SSRF policy as the HTTP fetcher.
 pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
     if config.browser_status() != "available" {
+        if config.browser_status() == "missing" {
+            tracing::warn!(
+                chromium = ?config.chromium,
+                "Chromium not found: analyses run over HTTP only and browser figures are estimated"
+            );
+        }
         return None;
     }
-    let settings = BrowserSettings {
-        chromium: Some(config.chromium.clone().into()),
-        ..BrowserSettings::default()
-    };
-    let guard = analyzer::browser::proxy::RequestGuard::from_config(&analyzer_config(config));
-    Some(std::sync::Arc::new(BrowserPool::new(settings, guard)))
+    Some(std::sync::Arc::new(BrowserPool::from_config(
+        config.browser_settings(),
+        &config.analyzer_config(),
+    )))
 }
 
 /// Connects (running migrations), then starts the chosen roles.
@@ -142,7 +139,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
                 store::results::BLOB_PREFIX,
             )),
             hub: hub.clone(),
-            id: services::worker::Worker::new_id(),
+            id: services::worker::Worker::new_id(&config.node_name),
             concurrency: config.workers,
             heartbeat_timeout: config.heartbeat_timeout,
         };
@@ -186,10 +183,10 @@ fn sqlite_dir(url: &str) -> Option<std::path::PathBuf> {
         .filter(|p| !p.as_os_str().is_empty())
 }
 
-/// Sets up logging: `RUST_LOG` or `info` for our crates.
-pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+/// Sets up logging with `filter` (`RUST_LOG`, checked by [`Config`]).
+pub fn init_tracing(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)

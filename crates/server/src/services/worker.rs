@@ -66,9 +66,8 @@ fn event(
 }
 
 impl Worker {
-    /// A unique worker name: host, process id and a random suffix.
-    pub fn new_id() -> String {
-        let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".to_owned());
+    /// A unique worker name: the machine's name, process id and a random suffix.
+    pub fn new_id(host: &str) -> String {
         format!(
             "{host}-{}-{}",
             std::process::id(),

@@ -2,6 +2,7 @@
 //! fresh database on each engine, the real analyzer against a fixture site on 127.0.0.1.
 //! `routes/` holds one module per resource; `services/` what no single route shows.
 
+mod cli;
 mod routes;
 mod services;
 mod support;

@@ -9,6 +9,7 @@ use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
 use serde_json::Value;
+use server::config::Chromium;
 use server::{Config, Roles, Running};
 
 pub use test_support::{Engine, TestDb, each_engine, run_on};
@@ -23,9 +24,12 @@ pub fn config(db: &TestDb) -> Config {
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,
-        chromium: "off".to_owned(),
+        chromium: Chromium::Off,
         public_url: "https://sitelens.test".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
+        llm: None,
+        log_filter: "info".to_owned(),
+        node_name: "test".to_owned(),
     }
 }
 

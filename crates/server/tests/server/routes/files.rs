@@ -41,7 +41,7 @@ async fn browser_reports_carry_screenshots() {
     run_on(Engine::Sqlite, |db| async move {
         let site = fixture_site().await;
         let mut cfg = config(&db);
-        cfg.chromium = chromium.to_owned();
+        cfg.chromium = server::config::Chromium::Path(chromium.into());
         let app = spawn_app(cfg, BOTH).await;
         let res = app
             .post_json("/api/analyze", &json!({"url": format!("http://{site}/")}))
