@@ -5,6 +5,7 @@
 //! run on port 0 with a fresh database.
 
 pub mod app;
+pub mod chain;
 pub mod config;
 pub mod error;
 pub mod extract;
@@ -158,7 +159,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             })
             .await;
             if let Err(e) = served {
-                tracing::error!(error = %e, "HTTP server stopped");
+                tracing::error!(error = %chain::Chain(&e), "HTTP server stopped");
             }
         }));
     }

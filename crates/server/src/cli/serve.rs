@@ -36,7 +36,7 @@ fn run_roles(config: Config, roles: Roles) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sitelens: {e:#}");
+            eprintln!("sitelens: {}", server::chain::Chain(e.as_ref()));
             ExitCode::FAILURE
         }
     }
@@ -79,7 +79,10 @@ pub fn migrate(config: &Config) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("sitelens: migration failed: {e:#}");
+            eprintln!(
+                "sitelens: migration failed: {}",
+                server::chain::Chain(e.as_ref())
+            );
             ExitCode::FAILURE
         }
     }

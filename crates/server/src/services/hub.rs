@@ -14,6 +14,8 @@ use store::DatabaseConnection;
 use store::notify::{Listener, notify, supports_notifications};
 use tokio::sync::{Notify, broadcast};
 
+use crate::chain::Chain;
+
 /// The PostgreSQL notification channel for progress events.
 pub const CHANNEL: &str = "sitelens_progress";
 /// The PostgreSQL notification channel that wakes idle workers when a job is queued.
@@ -59,7 +61,7 @@ impl Hub {
             };
             if let Err(e) = notify(&self.db, CHANNEL, &payload).await {
                 // The job row still carries the state; streams poll it.
-                tracing::warn!(error = %e, "pg_notify failed; streams will read the job row");
+                tracing::warn!(error = %Chain(&e), "pg_notify failed; streams will read the job row");
             }
         } else {
             // No receivers is fine: nobody is watching this analysis.
@@ -72,7 +74,7 @@ impl Hub {
         if self.is_postgres()
             && let Err(e) = notify(&self.db, JOBS_CHANNEL, "").await
         {
-            tracing::warn!(error = %e, "pg_notify for a queued job failed; workers poll");
+            tracing::warn!(error = %Chain(&e), "pg_notify for a queued job failed; workers poll");
         }
         self.jobs.notify_one();
     }
@@ -93,7 +95,7 @@ impl Hub {
         tokio::spawn(async move {
             loop {
                 if let Err(e) = hub.relay().await {
-                    tracing::warn!(error = %e, "progress listener lost its connection; reconnecting");
+                    tracing::warn!(error = %Chain(&e), "progress listener lost its connection; reconnecting");
                 }
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }

@@ -12,6 +12,7 @@ use store::{DatabaseConnection, StoreError};
 use tokio::sync::broadcast::{Receiver, error::RecvError};
 use uuid::Uuid;
 
+use crate::chain::Chain;
 use crate::services::hub::Hub;
 
 /// How often a stream re-reads the job row, in case a notification was missed.
@@ -67,7 +68,7 @@ impl Follower {
                 (self.last != (event.progress, event.kind)).then_some(event)
             }
             Err(e) => {
-                tracing::warn!(error = %e, job = %self.id, "progress poll failed");
+                tracing::warn!(error = %Chain(&e), job = %self.id, "progress poll failed");
                 None
             }
         }

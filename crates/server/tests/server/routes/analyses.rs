@@ -286,6 +286,11 @@ async fn unreachable_site_reports_an_error() {
                 .as_str()
                 .is_some_and(|m| m.starts_with("We could not analyse this website"))
         );
+        // The visitor reads what happened to the site, not the HTTP library's error text.
+        assert_eq!(
+            last["message"],
+            "We could not analyse this website: the site could not be reached"
+        );
         // A failure costs the visitor nothing: three more free analyses are still allowed today.
         let body = json!({"url": format!("http://127.0.0.1:{port}/again")});
         for _ in 0..3 {
