@@ -108,10 +108,8 @@ pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
 
 /// Connects (running migrations), then starts the chosen roles.
 pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
-    if let Some(dir) = sqlite_dir(&config.database_url) {
-        std::fs::create_dir_all(&dir)?;
-    }
-    std::fs::create_dir_all(config.blob_dir())?;
+    // `store::connect` creates an SQLite file's folder itself.
+    tokio::fs::create_dir_all(config.blob_dir()).await?;
     let db = store::connect(&config.database_url).await?;
     let mut config = config;
     // Bind first, so the public address can default to the port really bound.
@@ -169,19 +167,6 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         stop,
         tasks,
     })
-}
-
-/// The folder of an SQLite database file, so it can be created on first start.
-fn sqlite_dir(url: &str) -> Option<std::path::PathBuf> {
-    let rest = url.strip_prefix("sqlite://")?;
-    let path = rest.split('?').next()?;
-    if path.is_empty() || path == ":memory:" {
-        return None;
-    }
-    std::path::Path::new(path)
-        .parent()
-        .map(|p| p.to_owned())
-        .filter(|p| !p.as_os_str().is_empty())
 }
 
 /// Sets up logging with `filter` (`RUST_LOG`, checked by [`Config`]).
