@@ -9,15 +9,12 @@
 //! axe-core runs in an isolated world of the page ([`AXE_WORLD`]), as Lighthouse runs its
 //! gatherers: it sees the same DOM and styles, and the page's scripts cannot see or disturb it.
 //!
-//! Compiling axe-core's 650 kB costs about as much as a bare page load, so it is done before
-//! the measurement. [`source_holder`] is registered for every new document of that world when a
-//! spare tab is prepared, and runs at once on the tab's blank page: there it loads axe-core and
-//! runs the rules once. V8 keeps compiled scripts per renderer process, keyed by their source,
-//! and the measured page loads in that same process, so on the page the holder only defines
-//! the loader (no parse) and loading axe-core after the load runs code compiled already. Should
-//! the page land in another process, the loader compiles then, as a plain injection would.
-
-use std::sync::LazyLock;
+//! Compiling axe-core's 650 kB costs about as much as a bare page load, so a spare tab does it
+//! before the measurement ([`warm_up`]): it loads axe-core on its blank page and runs the rules
+//! once. V8 keeps compiled scripts per renderer process, keyed by their source, and the measured
+//! page loads in that same process, so loading axe-core after the load runs code compiled
+//! already. Nothing is added to the measured page's documents: a script registered for every
+//! new document would run inside the measured load and lengthen its tasks.
 
 use chromiumoxide::Page;
 use chromiumoxide::cdp::browser_protocol::page::CreateIsolatedWorldParams;
@@ -35,22 +32,8 @@ const AXE_SOURCE: &str = include_str!("../../assets/axe.min.js");
 /// The isolated world axe-core runs in.
 pub const AXE_WORLD: &str = "sitelens-axe";
 
-/// Runs axe-core's top level (the loader [`source_holder`] defines), once per document.
-const LOAD_AXE: &str = "typeof axe === 'object' || (typeof __sitelensLoadAxe === 'function' && (__sitelensLoadAxe(), typeof axe === 'object'))";
-
-/// The script for [`AXE_WORLD`]: it defines a loader whose body is axe-core's source, and on a
-/// blank page (the prepared tab) calls it and runs Lighthouse's rules, so the process has
-/// compiled all of it before a measured page needs it. Other documents only get the loader.
-pub fn source_holder() -> &'static str {
-    static HOLDER: LazyLock<String> = LazyLock::new(|| {
-        let rules: Vec<&str> = LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect();
-        format!(
-            "function __sitelensLoadAxe() {{\n{AXE_SOURCE}\n}}\nif (location.href === 'about:blank') {{ __sitelensLoadAxe(); axe.run(document, {{ runOnly: {{ type: 'rule', values: {} }}, resultTypes: ['violations'] }}).catch(() => {{}}); }}",
-            serde_json::to_string(&rules).unwrap_or_else(|_| "[]".to_owned())
-        )
-    });
-    &HOLDER
-}
+/// Whether axe-core is already loaded in the context.
+const AXE_LOADED: &str = "typeof axe === 'object'";
 
 /// Lighthouse 12.8.2's accessibility audits that axe-core implements, with their weights
 /// (`core/config/default-config.js`).
@@ -278,13 +261,19 @@ async fn evaluate_in(
     Ok(result.result.result.value.clone().unwrap_or_default())
 }
 
+/// Compile axe-core in `page`'s isolated world and run Lighthouse's rules once (on a prepared
+/// tab's blank page), so that V8's cache of compiled scripts holds all of it.
+pub async fn warm_up(page: &Page) -> Result<(), String> {
+    let rules: Vec<&str> = LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect();
+    run_axe(page, &rules).await.map(|_| ())
+}
+
 /// Load axe-core into `page`'s isolated world and run `rules` (Lighthouse audit ids).
 pub async fn run_axe(page: &Page, rules: &[&str]) -> Result<AxeResults, String> {
     let t = std::time::Instant::now();
     let context = axe_context(page).await?;
-    let loaded = evaluate_in(page, context, LOAD_AXE).await?;
+    let loaded = evaluate_in(page, context, AXE_LOADED).await?;
     if loaded != serde_json::Value::Bool(true) {
-        // The tab was not prepared with the loader: send the source now.
         evaluate_in(page, context, AXE_SOURCE).await?;
     }
     let inject_ms = t.elapsed().as_secs_f64() * 1000.0;

@@ -103,7 +103,7 @@ pub struct Tracing<'a> {
 /// page, so the renderer compiles axe-core now rather than after the load) and the Audits
 /// domain (deprecations). The commands are independent and sent together. The pool does this
 /// ahead of need for spare tabs.
-pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
+pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), BrowserError> {
     let screen = device.screen();
     let mobile = device == Device::Mobile;
     let ua = format!(
@@ -116,12 +116,6 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         .max_touch_points(5)
         .build()
         .map_err(BrowserError::Protocol)?;
-    let axe_holder = AddScriptToEvaluateOnNewDocumentParams::builder()
-        .source(a11y::source_holder())
-        .world_name(a11y::AXE_WORLD)
-        .run_immediately(true)
-        .build()
-        .map_err(BrowserError::Protocol)?;
     tokio::try_join!(
         page.execute(SetDeviceMetricsOverrideParams::new(
             i64::from(screen.width),
@@ -132,9 +126,15 @@ pub async fn prepare(page: &Page, device: Device) -> Result<(), BrowserError> {
         page.execute(touch),
         page.execute(SetUserAgentOverrideParams::new(ua)),
         page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
-        page.execute(axe_holder),
         page.execute(AuditsEnable::default()),
     )?;
+    if warm_axe {
+        // Compile axe-core on the blank page now: the measured page then loads it from V8's
+        // cache of compiled scripts, and nothing is added to the measured documents.
+        a11y::warm_up(page)
+            .await
+            .map_err(|e| BrowserError::Protocol(format!("axe-core warm-up: {e}")))?;
+    }
     Ok(())
 }
 
@@ -157,7 +157,9 @@ pub async fn run(
         mark = Instant::now();
     };
     if !prepared {
-        prepare(page, device).await?;
+        // A tab opened for this measurement compiles axe-core after the load instead: before
+        // it, the compilation would only delay the load.
+        prepare(page, device, false).await?;
     }
     let (net, log) = record(page, guard).await?;
     let Tracing { slot, loaded } = tracing;
@@ -223,16 +225,18 @@ pub async fn run(
         });
     }
     step("load");
-    settle(page, &net, settings).await;
+    let settled = settle(page, &net, settings).await;
     step("settle");
+    // The load is over: the run waiting for it may start while this trace is collected (its
+    // renderer's events are not this page's, and are left out).
+    if let Some(tx) = loaded {
+        let _ = tx.send(());
+    }
     let trace_events = match recording {
         Some(r) => Some(r.stop(page).await.map_err(|e| e.to_string())),
         None => None,
     };
     drop(held);
-    if let Some(tx) = loaded {
-        let _ = tx.send(());
-    }
     step("trace");
 
     let raw: String = page
@@ -321,7 +325,8 @@ pub async fn run(
     } else {
         collected.final_url.clone()
     };
-    let metrics = compute(&collected, &requests, &page_url);
+    let mut metrics = compute(&collected, &requests, &page_url);
+    metrics.settled = settled;
     let observed = match trace_events {
         Some(Ok(events)) => {
             let frame = page
@@ -332,6 +337,16 @@ pub async fn run(
                 .map(|f| f.inner().clone())
                 .unwrap_or_default();
             let main = trace::main_thread(&events, &frame);
+            // The traced load's CLS is read from the trace, as Lighthouse reads it.
+            let origin = sim_requests
+                .first()
+                .map_or(0.0, |r| r.renderer_start_ms * 1000.0);
+            let observed: Vec<(f64, f64)> = collected
+                .layout_shifts()
+                .into_iter()
+                .map(|(t, v)| (origin + t * 1000.0, v))
+                .collect();
+            metrics.cumulative_layout_shift = main.cumulative_layout_shift(origin, &observed);
             Some(Ok(crate::simulation::ObservedLoad {
                 requests: sim_requests,
                 main_thread: main.events,
@@ -366,17 +381,27 @@ pub async fn run(
     })
 }
 
-/// Whether the page looks finished from inside, checked after its next frame and the task
-/// after it (work a page schedules for its next frame has started by then; 100 ms at most,
-/// should frames not come): the first contentful paint has happened (pages without content
-/// never paint: they settle at `max_settle`), and no image the page holds is still loading
-/// (one a script just inserted may not have reached the network yet; images left to load
-/// lazily are not waited for).
+/// Whether the page looks finished from inside, checked after its next two frames and the task
+/// after them (work a page schedules for its next frame has started by then, and the frame
+/// after a late change has been laid out, so its layout shift is on record in the trace;
+/// 100 ms at most, should frames not come): the first contentful paint has happened (pages
+/// without content never paint: they settle at `max_settle`), no long task ended in the last
+/// 150 ms (a page busy with a chain of long tasks is not done: the trace must hold them all,
+/// as their blocking time counts), and no image the page holds is still loading (one a script
+/// just inserted may not have reached the network yet; images left to load lazily are not
+/// waited for).
 const LOOKS_DONE: &str = "new Promise((resolve) => {
-  const check = () => resolve((!window.__sitelens || window.__sitelens.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
-    && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
+  const check = () => {
+    const s = window.__sitelens;
+    if (s && s.flush) s.flush();
+    const last = s && s.longtasks.length ? s.longtasks[s.longtasks.length - 1] : null;
+    const cpuQuiet = !last || performance.now() - (last.t + last.d) > 150;
+    resolve(cpuQuiet
+      && (!s || s.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
+      && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
+  };
   const fallback = setTimeout(check, 100);
-  requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0));
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0)));
 })";
 
 /// A PNG of the first viewport. `Page.captureScreenshot` directly, without chromiumoxide's
@@ -396,7 +421,8 @@ async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
 }
 
 /// Wait until no request has been in flight for the quiet window, at most `max_settle`.
-async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSettings) {
+/// Returns whether the page settled (false: `max_settle` ran out first).
+async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSettings) -> bool {
     let start = Instant::now();
     let tick = std::time::Duration::from_millis(10);
     let activity = || {
@@ -408,7 +434,7 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
         let (inflight, last) = activity();
         let quiet_since = last.map_or(start.elapsed(), |l| l.elapsed());
         if start.elapsed() >= settings.max_settle {
-            return;
+            return false;
         }
         if inflight == 0 && quiet_since >= settings.quiet_window {
             // A round trip through the page's main thread: a long task that ran during the
@@ -423,7 +449,7 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
                 .unwrap_or(true);
             let (inflight_after, last_after) = activity();
             if done && inflight_after == 0 && last_after == last {
-                return;
+                return true;
             }
             if !done {
                 tokio::time::sleep(tick).await;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::record::NetRequest;
+use super::record::{NetRequest, NetState};
 
 /// Bytes per pixel of a well-compressed WebP, the target of the image savings estimate.
 pub const TARGET_BYTES_PER_PIXEL: f64 = 0.15;
@@ -133,6 +133,8 @@ pub struct LabMetrics {
     pub third_party: ThirdParty,
     /// Requests whose host did not resolve or did not answer.
     pub unanswered: Vec<String>,
+    /// The network went quiet and the page looked done before the settling limit.
+    pub settled: bool,
 }
 
 impl LabMetrics {
@@ -153,6 +155,13 @@ impl LabMetrics {
             .iter()
             .map(|i| i.wasted_bytes)
             .fold(0.0, |a, b| a + b)
+    }
+}
+
+impl Collected {
+    /// The layout shifts the page observed: time (ms after the time origin) and value.
+    pub fn layout_shifts(&self) -> Vec<(f64, f64)> {
+        self.shifts.iter().map(|s| (s.t, s.v)).collect()
     }
 }
 
@@ -337,7 +346,10 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
     let counted: Vec<&NetRequest> = requests
         .iter()
         .filter(|r| {
-            r.started && !r.proxy_answer && !r.data_url && (!r.failed || r.transferred > 0.0)
+            NetState::is_page_request(r)
+                && !r.proxy_answer
+                && !r.data_url
+                && (!r.failed || r.transferred > 0.0)
         })
         .collect();
     let transferred: f64 = counted
@@ -488,6 +500,7 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
         render_blocking,
         images,
         third_party: third,
+        settled: false,
         unanswered: requests
             .iter()
             .filter(|r| r.started && r.unanswered)

@@ -165,7 +165,7 @@ impl Instance {
                         .await
                         .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?;
                     let (page, context) = this.blank_tab(Some(&proxy)).await?;
-                    match lab::prepare(&page, device).await {
+                    match lab::prepare(&page, device, true).await {
                         Ok(()) => Ok(Spare {
                             device,
                             page,
@@ -258,9 +258,14 @@ impl BrowserPool {
         self.launches.load(Ordering::Relaxed)
     }
 
-    /// Start Chromium now rather than on the first measurement.
+    /// Start Chromium now rather than on the first measurement, and prepare the tabs for the
+    /// first measurement (a server does this at start-up). Without it, the first measurement
+    /// opens its own tabs and nothing else competes with its load for the processor.
     pub async fn warm(&self) -> Result<(), BrowserError> {
-        self.instance().await.map(|_| ())
+        let instance = self.instance().await?;
+        instance.refill(Device::Desktop, self.settings.spare_tabs);
+        instance.refill(Device::Mobile, self.settings.spare_tabs);
+        Ok(())
     }
 
     /// The running browser, launching (or relaunching after a crash) when needed.
@@ -338,8 +343,6 @@ impl BrowserPool {
             background: AtomicUsize::new(0),
             idle: Notify::new(),
         });
-        instance.refill(Device::Desktop, self.settings.spare_tabs);
-        instance.refill(Device::Mobile, self.settings.spare_tabs);
         *current = Some(instance.clone());
         Ok(instance)
     }
@@ -542,7 +545,8 @@ impl BrowserPool {
         guard.decide(url).await.map_err(BrowserError::Refused)?;
         let instance = self.instance().await?;
         // The mobile load is traced and simulated; the desktop load starts once it has settled,
-        // so the two do not compete for the processor while the mobile load's tasks are timed.
+        // so the two do not compete for the processor while the mobile load's tasks are timed
+        // (the desktop load then overlaps the collection of the trace and the inspection).
         let (loaded, settled) = tokio::sync::oneshot::channel();
         let mobile_tracing = lab::Tracing {
             slot: Some(&self.trace_slot),

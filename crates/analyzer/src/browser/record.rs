@@ -12,6 +12,7 @@ use chromiumoxide::cdp::browser_protocol::network::{
     EventDataReceived, EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent,
     EventResourceChangedPriority, EventResponseReceived, RenderBlockingBehavior, Response,
 };
+use chromiumoxide::cdp::browser_protocol::target::EventAttachedToTarget;
 use chromiumoxide::cdp::js_protocol::runtime::{
     ConsoleApiCalledType, EventConsoleApiCalled, EventExceptionThrown,
 };
@@ -43,6 +44,11 @@ pub(crate) struct NetRequest {
     pub(crate) unanswered: bool,
     /// A `data:` address: no network, left out of the page's weight.
     pub(crate) data_url: bool,
+    /// A worker's script: the page asked for it, the worker's own session receives the
+    /// response. Neither in flight for the page nor one of its requests.
+    pub(crate) worker: bool,
+    /// A response (or redirect) arrived in this session.
+    pub(crate) responded: bool,
     /// What the simulation needs: the request as Lighthouse's network records hold it.
     pub(crate) sim: SimRequest,
 }
@@ -83,6 +89,7 @@ impl NetRequest {
 
     /// Take a response's facts (Lighthouse's network-record rules for its timing).
     fn respond(&mut self, r: &Response, timestamp_s: f64) {
+        self.responded = true;
         self.mime_type = r.mime_type.clone();
         let s = &mut self.sim;
         s.protocol = r.protocol.clone().unwrap_or_default();
@@ -192,6 +199,8 @@ pub struct NetState {
     /// The proxy's own answer to the main frame's latest document (`refused; ...` or
     /// `unreachable; ...`), when the site never answered it.
     pub(crate) document_proxy_answer: Option<String>,
+    /// Scripts of the workers the page started.
+    worker_urls: Vec<String>,
 }
 
 impl NetState {
@@ -221,8 +230,10 @@ impl NetState {
         match self.index.get(&id).copied() {
             // Later events of this request came first: complete their placeholder.
             Some(i) if !self.requests[i].started => {
+                let worker = self.worker_urls.contains(&e.request.url);
                 let r = &mut self.requests[i];
                 start(r, e);
+                r.worker |= worker;
                 if let Some(g) = guard
                     && r.failed
                 {
@@ -232,6 +243,7 @@ impl NetState {
             found => {
                 let mut next = NetRequest::default();
                 start(&mut next, e);
+                next.worker = self.worker_urls.contains(&e.request.url);
                 // A redirect: the previous hop ended with its redirect response; the id now
                 // names the next hop, and the hop keeps a unique id of its own.
                 if let (Some(i), Some(r)) = (found, &e.redirect_response) {
@@ -250,6 +262,15 @@ impl NetState {
             }
         }
         self.last_activity = Some(Instant::now());
+    }
+
+    /// A worker of the page was attached (`Target.attachedToTarget`): its script request is
+    /// answered in the worker's session, so the page's records never see it end.
+    pub(crate) fn on_worker(&mut self, url: &str) {
+        self.worker_urls.push(url.to_owned());
+        for r in self.requests.iter_mut().filter(|r| r.url == url) {
+            r.worker = true;
+        }
     }
 
     /// `Network.resourceChangedPriority`.
@@ -387,14 +408,22 @@ impl NetState {
     pub(crate) fn inflight(&self) -> usize {
         self.requests
             .iter()
-            .filter(|r| r.started && !r.done)
+            .filter(|r| r.started && !r.done && !r.worker)
             .count()
+    }
+
+    /// Whether request `r` is one of the page's own, with something to count: answered or
+    /// failed in this session. A worker's script, or a request handed to another session whose
+    /// attachment was reported late, never is; nor a request still waiting for its answer when
+    /// the measurement ends.
+    pub(crate) fn is_page_request(r: &NetRequest) -> bool {
+        r.started && !r.worker && (r.responded || r.failed)
     }
 
     /// Every request as the simulation reads it, in the order they started.
     pub fn simulation_requests(&self) -> Vec<crate::simulation::Request> {
         let mut order: Vec<usize> = (0..self.requests.len())
-            .filter(|&i| self.requests[i].started)
+            .filter(|&i| Self::is_page_request(&self.requests[i]))
             .collect();
         order.sort_by(|&a, &b| {
             self.requests[a]
@@ -509,6 +538,18 @@ pub(crate) async fn record(
             if let Ok(mut s) = n.lock() {
                 let main = is_main(e.frame_id.as_ref());
                 s.on_request(&e, main, Some(&g));
+            }
+        }
+    });
+
+    let mut attached = page.event_listener::<EventAttachedToTarget>().await?;
+    let n = net.clone();
+    tokio::spawn(async move {
+        while let Some(e) = attached.next().await {
+            if e.target_info.r#type.ends_with("worker")
+                && let Ok(mut s) = n.lock()
+            {
+                s.on_worker(&e.target_info.url);
             }
         }
     });

@@ -118,6 +118,45 @@ pub struct MainThread {
     pub first_paint: Option<f64>,
     /// The last Largest Contentful Paint candidate, µs.
     pub lcp: Option<f64>,
+    /// Layout shifts of the page's frames: time (µs), weighted score, `had_recent_input`.
+    pub layout_shifts: Vec<(f64, f64, bool)>,
+    /// The first viewport event of the main frame, µs (Chromium's emulation change).
+    pub viewport: Option<f64>,
+}
+
+impl MainThread {
+    /// Cumulative Layout Shift as Lighthouse computes it from the trace: the largest session
+    /// window (gaps under 1 s, at most 5 s) of weighted shift scores. Chromium marks shifts after
+    /// an emulation change as following input; such marks are ignored within 500 ms of the
+    /// first viewport event (or of `time_origin`) until the first unmarked shift. `late` are
+    /// shifts the page observed after the trace ended (µs, value): Lighthouse, which traces
+    /// longer after the load, would have seen them.
+    pub fn cumulative_layout_shift(&self, time_origin: f64, late: &[(f64, f64)]) -> f64 {
+        let viewport = self.viewport.unwrap_or(time_origin);
+        let mut respect_input = false;
+        let mut shifts = Vec::new();
+        for &(ts, score, recent_input) in &self.layout_shifts {
+            if recent_input {
+                if (ts - viewport) / 1000.0 > 500.0 || respect_input {
+                    continue;
+                }
+            } else {
+                respect_input = true;
+            }
+            shifts.push((ts / 1000.0, score));
+        }
+        let end = self
+            .events
+            .last()
+            .map_or(f64::NEG_INFINITY, |e| e.ts + e.dur.unwrap_or(0.0));
+        shifts.extend(
+            late.iter()
+                .filter(|(ts, _)| *ts > end)
+                .map(|&(ts, v)| (ts / 1000.0, v)),
+        );
+        shifts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        super::metrics::cumulative_layout_shift(&shifts)
+    }
 }
 
 fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
@@ -181,6 +220,21 @@ pub fn main_thread(events: &[Value], frame: &str) -> MainThread {
             }
             "largestContentfulPaint::Candidate" if event_frame == Some(frame) => out.lcp = Some(ts),
             "largestContentfulPaint::Invalidate" if event_frame == Some(frame) => out.lcp = None,
+            "viewport"
+                if out.viewport.is_none()
+                    && str_at(e, &["args", "data", "frameID"]) == Some(frame) =>
+            {
+                out.viewport = Some(ts);
+            }
+            "LayoutShift" => {
+                if let Some(score) = num_at(e, &["args", "data", "weighted_score_delta"]) {
+                    let recent = e
+                        .pointer("/args/data/had_recent_input")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false);
+                    out.layout_shifts.push((ts, score, recent));
+                }
+            }
             _ => {}
         }
         if tid.is_some() && num_at(e, &["tid"]) != tid {
@@ -220,6 +274,7 @@ pub fn main_thread(events: &[Value], frame: &str) -> MainThread {
         });
     }
     out.events.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+    out.layout_shifts.sort_by(|a, b| a.0.total_cmp(&b.0));
     out
 }
 
@@ -265,6 +320,36 @@ mod tests {
             .expect("script");
         assert_eq!(eval.url.as_deref(), Some("http://a.test/x.js"));
         assert_eq!(eval.stack_urls, vec!["http://a.test/y.js".to_owned()]);
+    }
+
+    #[test]
+    fn layout_shifts_follow_lighthouses_rule_for_input_marks() {
+        let m = MainThread {
+            viewport: Some(1_000_000.0),
+            layout_shifts: vec![
+                // Marked as after input by the emulation change, within 500 ms: counted.
+                (1_200_000.0, 0.3, true),
+                // Unmarked: from now on the marks are believed.
+                (1_300_000.0, 0.1, false),
+                (1_350_000.0, 0.5, true),
+                // A new session window, more than a second later.
+                (3_000_000.0, 0.2, false),
+            ],
+            ..MainThread::default()
+        };
+        assert!((m.cumulative_layout_shift(0.0, &[]) - 0.4).abs() < 1e-9);
+        // Marked shifts later than 500 ms after the viewport change are left out.
+        let late = MainThread {
+            viewport: Some(0.0),
+            layout_shifts: vec![(600_000.0, 0.8, true)],
+            ..MainThread::default()
+        };
+        assert_eq!(late.cumulative_layout_shift(0.0, &[]), 0.0);
+        // A shift the page saw after the trace ended counts.
+        assert_eq!(
+            late.cumulative_layout_shift(0.0, &[(900_000.0, 0.25)]),
+            0.25
+        );
     }
 
     #[test]

@@ -137,12 +137,18 @@ async fn lab_metrics_screenshots_and_design_of_a_known_page() {
             "{name}: TBT {}",
             m.total_blocking_time
         );
-        // The 300 px banner pushed the page down.
-        assert!(
-            m.cumulative_layout_shift > 0.1,
-            "{name}: CLS {}",
-            m.cumulative_layout_shift
-        );
+        // The 300 px banner pushed the page down. The traced (mobile) load follows
+        // Lighthouse's trace rule, which ignores a shift Chromium marks as following input
+        // (the emulation change) more than 500 ms after it: how soon the banner comes depends
+        // on this machine's load, so the rule is checked on its own
+        // (`the_traced_load_counts_layout_shifts_as_lighthouse_does`).
+        if name == "desktop" {
+            assert!(
+                m.cumulative_layout_shift > 0.1,
+                "{name}: CLS {}",
+                m.cumulative_layout_shift
+            );
+        }
         let si = m.speed_index.unwrap_or_else(|| panic!("{name}: no SI"));
         assert!(si >= fcp, "{name}: SI {si} before FCP {fcp}");
         let tti = m
@@ -641,7 +647,13 @@ async fn a_browser_report_merges_into_the_analysis_report() {
                 .any(|x| x.url.ends_with("/photo.bmp") && x.wasted_bytes > 0.0)
     }));
     assert!(pm.diagnostics.iter().any(|d| d.id == "perf.tbt"));
-    assert!(pm.diagnostics.iter().any(|d| d.id == "perf.cls"));
+    // The CLS diagnostic follows the figure shown (the traced load's, by Lighthouse's rule,
+    // whose verdict on this fixture's banner depends on timing: see
+    // `the_traced_load_counts_layout_shifts_as_lighthouse_does`).
+    assert_eq!(
+        pm.diagnostics.iter().any(|d| d.id == "perf.cls"),
+        pm.cumulative_layout_shift > 0.1
+    );
     let premium = pm.premium_optimizations.as_ref().expect("premium data");
     assert!(
         premium
@@ -760,4 +772,85 @@ async fn dead_third_party_hosts_are_failed_requests_and_a_finding() {
         .find(|q| q.url.contains("fonts.dead.test"))
         .expect("the font request");
     assert!(font.failed && font.transfer_size == 0.0 && font.timing.is_none());
+}
+
+/// A page that starts a dedicated worker: the worker's script is answered in the worker's own
+/// session, so the page's records never see it end. It must neither hold the measurement until
+/// the settling limit nor count as one of the page's requests.
+#[tokio::test]
+async fn a_worker_script_does_not_hold_the_measurement() {
+    let site = TestServer::start(|_base| {
+        Site::new()
+            .route(
+                "/",
+                Reply::html(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Worker</title>\
+                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                     <body><h1>Search</h1><script>new Worker('/worker.js');</script></body></html>"
+                        .to_owned(),
+                ),
+            )
+            .route(
+                "/worker.js",
+                Reply::text("text/javascript", "onmessage = () => {};"),
+            )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    for (name, m) in [("desktop", &r.desktop), ("mobile", &r.mobile)] {
+        assert!(m.settled, "{name}: the settling limit ran out");
+        assert!(
+            m.largest.iter().all(|x| !x.url.ends_with("/worker.js")),
+            "{name}: {:?}",
+            m.largest
+        );
+    }
+}
+
+/// The traced load's CLS, as Lighthouse reads it from the trace: a banner pushed in when a slow
+/// image arrives (1.2 s after the navigation, long after the emulation change Chromium counts as
+/// input, so unmarked) shifts the page on both loads.
+#[tokio::test]
+async fn the_traced_load_counts_layout_shifts_as_lighthouse_does() {
+    let site = TestServer::start(|_base| {
+        Site::new()
+            .route(
+                "/",
+                Reply::html(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Shift</title>\
+                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                     <body><h1>A heading</h1><p>Text that moves when the banner comes.</p>\
+                     <img src=\"/slow.svg\" alt=\"slow\" width=\"20\" height=\"20\" onload=\"\
+                     const b = document.createElement('div'); b.style.height = '400px';\
+                     b.textContent = 'Banner'; document.body.prepend(b);\"></body></html>"
+                        .to_owned(),
+                ),
+            )
+            .route(
+                "/slow.svg",
+                Reply::text(
+                    "image/svg+xml",
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"20\"/>",
+                )
+                .delayed(1200),
+            )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    assert!(r.observed_load.is_some(), "{:?}", r.simulation_error);
+    for (name, m) in [("desktop", &r.desktop), ("mobile", &r.mobile)] {
+        assert!(
+            m.cumulative_layout_shift > 0.1,
+            "{name}: CLS {}",
+            m.cumulative_layout_shift
+        );
+    }
+    let mut report =
+        crate::support::util::analyze(&site.url("/"), analyzer::AnalyzeOptions::basic()).await;
+    merge_into(&mut report, &r, Default::default(), false);
+    let pm = &report.performance_analysis;
+    assert_eq!(pm.cumulative_layout_shift, r.mobile.cumulative_layout_shift);
+    assert!(pm.diagnostics.iter().any(|d| d.id == "perf.cls"));
 }

@@ -64,7 +64,16 @@ impl Reply {
         self.headers.push((name.into(), value.into()));
         self
     }
+
+    /// Answer only after `ms` milliseconds (a slow server or resource). The delay travels as a
+    /// header the test server reads and never sends.
+    pub fn delayed(self, ms: u64) -> Self {
+        self.header(DELAY_HEADER, &ms.to_string())
+    }
 }
+
+/// See [`Reply::delayed`].
+const DELAY_HEADER: &str = "x-test-delay-ms";
 
 /// The route table: path (with query) to reply. Unknown paths answer 404.
 #[derive(Clone, Debug, Default)]
@@ -178,8 +187,16 @@ async fn serve_connection(
             while stream.read(&mut sink).await? > 0 {}
             return Ok(());
         }
+        if let Some(ms) = reply
+            .headers
+            .iter()
+            .find(|(k, _)| k == DELAY_HEADER)
+            .and_then(|(_, v)| v.parse::<u64>().ok())
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+        }
         let mut out = format!("HTTP/1.1 {} {}\r\n", reply.status, reason(reply.status));
-        for (k, v) in &reply.headers {
+        for (k, v) in reply.headers.iter().filter(|(k, _)| k != DELAY_HEADER) {
             out.push_str(&format!("{k}: {v}\r\n"));
         }
         out.push_str(&format!("Content-Length: {}\r\n\r\n", reply.body.len()));
