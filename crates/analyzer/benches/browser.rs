@@ -153,11 +153,7 @@ fn pool() -> BrowserPool {
         },
         Some(Arc::new(StaticResolver::new())),
     );
-    let mut settings = BrowserSettings::from_env();
-    if settings.chromium.is_none() {
-        settings.chromium = Some(analyzer::browser::DEFAULT_CHROMIUM.into());
-    }
-    BrowserPool::new(settings, guard)
+    BrowserPool::new(BrowserSettings::default(), guard)
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

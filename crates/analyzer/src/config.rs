@@ -1,12 +1,10 @@
-//! Analyzer configuration: one typed struct, read from the environment at the edge.
+//! Analyzer configuration: one typed struct. The library never reads the environment; the
+//! `sitelens` binary builds this from its own configuration.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::guard::HostResolver;
-
-/// Environment variable that allows loopback and private targets (local use and tests).
-pub const ALLOW_PRIVATE_TARGETS_VAR: &str = "SITELENS_ALLOW_PRIVATE_TARGETS";
 
 /// The honest User-Agent Sitelens sends; its product token is what robots.txt groups match.
 pub const USER_AGENT: &str = concat!(
@@ -80,13 +78,10 @@ impl Default for AnalyzerConfig {
 }
 
 impl AnalyzerConfig {
-    /// Defaults, with `SITELENS_ALLOW_PRIVATE_TARGETS` read from the environment.
-    pub fn from_env() -> Self {
-        let allow = std::env::var(ALLOW_PRIVATE_TARGETS_VAR)
-            .map(|v| parse_bool(&v))
-            .unwrap_or(false);
+    /// Defaults, allowing private and loopback targets or not.
+    pub fn new(allow_private_targets: bool) -> Self {
         Self {
-            allow_private_targets: allow,
+            allow_private_targets,
             ..Self::default()
         }
     }
@@ -108,27 +103,15 @@ impl AnalyzerConfig {
     }
 }
 
-/// Read a boolean setting the way `.env` files write them.
-pub fn parse_bool(v: &str) -> bool {
-    matches!(
-        v.trim().to_ascii_lowercase().as_str(),
-        "1" | "true" | "yes" | "on"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn booleans_read_as_env_files_write_them() {
-        for yes in ["true", "TRUE", " 1 ", "yes", "on"] {
-            assert!(parse_bool(yes), "{yes}");
-        }
-        for no in ["false", "0", "", "no", "off", "maybe"] {
-            assert!(!parse_bool(no), "{no}");
-        }
+    fn private_targets_are_refused_unless_allowed() {
         assert!(!AnalyzerConfig::default().allow_private_targets);
+        assert!(!AnalyzerConfig::new(false).policy().allow_private);
+        assert!(AnalyzerConfig::new(true).policy().allow_private);
         assert!(
             AnalyzerConfig::allowing_private_targets()
                 .policy()

@@ -8,7 +8,7 @@
 //! ```no_run
 //! # async fn run() -> Result<(), analyzer::AnalyzeError> {
 //! use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig};
-//! let analyzer = Analyzer::new(AnalyzerConfig::from_env())?;
+//! let analyzer = Analyzer::new(AnalyzerConfig::default())?;
 //! let report = analyzer
 //!     .analyze("example.com", &AnalyzeOptions::basic(), &|p| println!("{}% {}", p.progress, p.message))
 //!     .await?;

@@ -1,8 +1,8 @@
 //! The optional language-model advisor: any OpenAI-compatible chat-completions endpoint.
 //!
-//! Configured by `SITELENS_LLM_URL` (the API base such as `https://api.openai.com/v1`, or the
-//! full `…/chat/completions` address), `SITELENS_LLM_MODEL` and `SITELENS_LLM_API_KEY`
-//! (optional, sent as a bearer token). The model is given the page's facts (address, title,
+//! Configured by an [`LlmConfig`]: the API base such as `https://api.openai.com/v1` (or the
+//! full `…/chat/completions` address), the model, and an optional bearer token; the `sitelens`
+//! binary fills it from `SITELENS_LLM_URL`, `SITELENS_LLM_MODEL` and `SITELENS_LLM_API_KEY`. The model is given the page's facts (address, title,
 //! description, headings, word count, Open Graph tags, the start of the text) and must answer
 //! one JSON object in the shape of the report contract: `metaTags`
 //! ([`MetaTagSuggestions`]) and `content` ([`ContentOptimizations`]).
@@ -21,13 +21,6 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::advisor::{Advice, Advisor, PageSummary, RuleBasedAdvisor, advise_by_rules};
-
-/// Chat-completions endpoint (API base or full address).
-pub const LLM_URL_VAR: &str = "SITELENS_LLM_URL";
-/// Model name.
-pub const LLM_MODEL_VAR: &str = "SITELENS_LLM_MODEL";
-/// Bearer token (optional).
-pub const LLM_API_KEY_VAR: &str = "SITELENS_LLM_API_KEY";
 
 /// Where and how to ask the model.
 #[derive(Clone)]
@@ -68,19 +61,6 @@ impl LlmConfig {
             api_key: api_key.filter(|k| !k.trim().is_empty()),
             timeout: Duration::from_secs(20),
         }
-    }
-
-    /// Read the environment; `None` when `SITELENS_LLM_URL` is unset or empty. The model
-    /// defaults to `gpt-4o-mini`.
-    pub fn from_env() -> Option<Self> {
-        let url = std::env::var(LLM_URL_VAR)
-            .ok()
-            .filter(|u| !u.trim().is_empty())?;
-        let model = std::env::var(LLM_MODEL_VAR)
-            .ok()
-            .filter(|m| !m.trim().is_empty())
-            .unwrap_or_else(|| "gpt-4o-mini".to_owned());
-        Some(Self::new(&url, &model, std::env::var(LLM_API_KEY_VAR).ok()))
     }
 }
 
@@ -133,10 +113,10 @@ impl LlmAdvisor {
         Ok(Self { config, client })
     }
 
-    /// The advisor the environment asks for: the language model when `SITELENS_LLM_URL` is
-    /// set, the rule-based advisor otherwise.
-    pub fn from_env() -> std::sync::Arc<dyn Advisor> {
-        match LlmConfig::from_env().map(Self::new) {
+    /// The language-model advisor for `config`, or the rule-based advisor without one (or when
+    /// the model's client cannot be built).
+    pub fn or_rules(config: Option<LlmConfig>) -> std::sync::Arc<dyn Advisor> {
+        match config.map(Self::new) {
             Some(Ok(a)) => std::sync::Arc::new(a),
             Some(Err(e)) => {
                 tracing::warn!(error = %e, "language-model advisor unavailable; using rules");

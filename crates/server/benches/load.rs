@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
-use sea_orm::{ConnectionTrait, Database};
+use server::config::Chromium;
 use server::{Config, Roles};
+use test_support::{Engine, TestDb};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -119,9 +120,12 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,
-        chromium: "off".to_owned(),
+        chromium: Chromium::Off,
         public_url: "http://127.0.0.1".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
+        llm: None,
+        log_filter: "info".to_owned(),
+        node_name: "test".to_owned(),
     };
     let running = server::start(
         config,
@@ -189,34 +193,13 @@ fn main() {
         .build()
         .expect("runtime");
     rt.block_on(async {
-        let dir = std::env::temp_dir().join(format!("sitelens-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        bench_engine(
-            "sqlite",
-            format!("sqlite://{}?mode=rwc", dir.join("bench.sqlite").display()),
-            dir.clone(),
-        )
-        .await;
-
-        let base = std::env::var("SITELENS_TEST_POSTGRES")
-            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned());
-        match Database::connect(format!("{base}/postgres")).await {
-            Ok(admin) => {
-                let name = format!("sitelens_bench_{}", std::process::id());
-                let _ = admin
-                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .await;
-                admin
-                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
-                    .await
-                    .expect("create db");
-                bench_engine("postgres", format!("{base}/{name}"), dir.clone()).await;
-                let _ = admin
-                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .await;
-            }
-            Err(e) => println!("postgres: unreachable ({e}); skipped"),
+        for (engine, label) in [(Engine::Sqlite, "sqlite"), (Engine::Postgres, "postgres")] {
+            let Some(db) = TestDb::create(engine).await else {
+                println!("{label}: unreachable; skipped");
+                continue;
+            };
+            bench_engine(label, db.url.clone(), db.dir().to_owned()).await;
+            db.drop_db().await;
         }
-        let _ = std::fs::remove_dir_all(&dir);
     });
 }

@@ -1,15 +1,51 @@
-//! Typed configuration, read once from the environment (every variable is listed with its
-//! default in `.env.example`).
+//! The one configuration of the `sitelens` binary, read once at start-up for `serve`, `worker`,
+//! `migrate` and `analyze` alike. The libraries never read the environment: they take the
+//! settings built here ([`Config::analyzer_config`], [`Config::browser_settings`],
+//! [`Config::llm_config`]).
+//!
+//! Every variable, its default and its meaning are in `.env.example` and in the README's
+//! table; a test checks both against [`VARIABLES`]. A value is read from the environment, else
+//! from `./.env` when that file exists, else the default; surrounding spaces are ignored and an
+//! empty value means the default. A bad value is a start-up error naming the variable.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use analyzer::AnalyzerConfig;
+use analyzer::browser::BrowserSettings;
+use analyzer::llm::LlmConfig;
+
+/// Every variable with its default, as `.env.example` lists them.
+pub const VARIABLES: [(&str, &str); 14] = [
+    (
+        "SITELENS_DATABASE_URL",
+        "sqlite://data/sitelens.sqlite?mode=rwc",
+    ),
+    ("SITELENS_BIND", "127.0.0.1:8080"),
+    ("SITELENS_PUBLIC_URL", ""),
+    ("SITELENS_WEB_DIR", "web/dist"),
+    ("SITELENS_DATA_DIR", "data"),
+    ("SITELENS_WORKERS", "2"),
+    ("SITELENS_HEARTBEAT_TIMEOUT_SECS", "60"),
+    ("SITELENS_TRUSTED_PROXIES", ""),
+    ("SITELENS_ALLOW_PRIVATE_TARGETS", "false"),
+    ("SITELENS_CHROMIUM", "/usr/bin/chromium"),
+    ("SITELENS_LLM_URL", ""),
+    ("SITELENS_LLM_MODEL", "gpt-4o-mini"),
+    ("SITELENS_LLM_API_KEY", ""),
+    ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
+];
+
+/// The spellings a boolean variable accepts, any case: true, false and their usual synonyms.
+pub const BOOLEANS: &str = "true or false (also 1/0, yes/no, on/off)";
+
 /// Why the configuration could not be read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{name}: {message}")]
 pub struct ConfigError {
-    /// The variable.
+    /// The variable (or `.env` for the file itself).
     pub name: &'static str,
     /// What is wrong with it.
     pub message: String,
@@ -58,129 +94,231 @@ impl IpBlock {
     }
 }
 
-/// The server's configuration.
-#[derive(Debug, Clone)]
+/// The browser the analyses measure in (`SITELENS_CHROMIUM`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chromium {
+    /// `off`: HTTP-only analyses, browser figures estimated.
+    Off,
+    /// The Chromium binary. When it does not exist, analyses run over HTTP only and `/readyz`
+    /// says `missing`.
+    Path(PathBuf),
+}
+
+/// The optional language-model advisor (`SITELENS_LLM_*`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Llm {
+    /// `SITELENS_LLM_URL`: the OpenAI-compatible API base or chat-completions address.
+    pub url: String,
+    /// `SITELENS_LLM_MODEL`.
+    pub model: String,
+    /// `SITELENS_LLM_API_KEY`, sent as a bearer token.
+    pub api_key: Option<String>,
+}
+
+/// The binary's configuration.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// `SITELENS_DATABASE_URL`: SQLite (default `sqlite://data/sitelens.sqlite?mode=rwc`) or
-    /// `postgres://...`.
+    /// `SITELENS_DATABASE_URL`: an SQLite file (`sqlite://…`) or `postgres://…`.
     pub database_url: String,
-    /// `SITELENS_BIND`: listen address (default `127.0.0.1:8080`).
+    /// `SITELENS_BIND`: listen address.
     pub bind: SocketAddr,
-    /// `SITELENS_WEB_DIR`: the built web app (default `web/dist`).
-    pub web_dir: PathBuf,
-    /// `SITELENS_DATA_DIR`: blobs such as screenshots (default `data`).
-    pub data_dir: PathBuf,
-    /// `SITELENS_WORKERS`: concurrent analyses per worker process (default 2).
-    pub workers: usize,
-    /// `SITELENS_TRUSTED_PROXIES`: comma-separated addresses or CIDR blocks whose
-    /// `X-Forwarded-For` is believed (default none).
-    pub trusted_proxies: Vec<IpBlock>,
-    /// `SITELENS_ALLOW_PRIVATE_TARGETS`: allow analysing private and loopback addresses
-    /// (default false; for local use and tests).
-    pub allow_private_targets: bool,
-    /// `SITELENS_CHROMIUM`: browser path, or `off` (default `/usr/bin/chromium`).
-    pub chromium: String,
-    /// `SITELENS_PUBLIC_URL`: the site's public address, for canonical links and share links
-    /// (default: empty, meaning `http://{the bound address}`, filled in by [`crate::start`]).
+    /// `SITELENS_PUBLIC_URL`: the site's public address, for canonical and share links; empty
+    /// means `http://{the bound address}`, filled in by [`crate::start`]. Never ends with `/`.
     pub public_url: String,
+    /// `SITELENS_WEB_DIR`: the built web app.
+    pub web_dir: PathBuf,
+    /// `SITELENS_DATA_DIR`: blobs such as screenshots.
+    pub data_dir: PathBuf,
+    /// `SITELENS_WORKERS`: concurrent analyses per worker process, 1 to 64.
+    pub workers: usize,
     /// `SITELENS_HEARTBEAT_TIMEOUT_SECS`: a running job whose worker is silent this long is
-    /// recovered (default 60).
+    /// recovered (at least 5 s).
     pub heartbeat_timeout: Duration,
+    /// `SITELENS_TRUSTED_PROXIES`: comma-separated addresses or CIDR blocks whose
+    /// `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<IpBlock>,
+    /// `SITELENS_ALLOW_PRIVATE_TARGETS`: allow analysing private and loopback addresses (for
+    /// local use and tests).
+    pub allow_private_targets: bool,
+    /// `SITELENS_CHROMIUM`: a path, or `off`.
+    pub chromium: Chromium,
+    /// `SITELENS_LLM_URL`, `_MODEL`, `_API_KEY`: the advisor, when a URL is set.
+    pub llm: Option<Llm>,
+    /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
+    pub log_filter: String,
+    /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
+    /// container runtimes), else `sitelens`. Not a Sitelens setting, so not in `.env.example`.
+    pub node_name: String,
 }
 
-fn var(name: &str) -> Option<String> {
-    std::env::var(name)
-        .ok()
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty())
+fn default_of(name: &str) -> &'static str {
+    VARIABLES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, d)| d)
 }
 
-fn parse_bool(name: &'static str, value: Option<String>) -> Result<bool, ConfigError> {
-    match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None | Some("false" | "0" | "no" | "off") => Ok(false),
-        Some("true" | "1" | "yes" | "on") => Ok(true),
-        Some(other) => Err(ConfigError {
-            name,
-            message: format!("expected true or false, got {other:?}"),
-        }),
+fn error(name: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        name,
+        message: message.into(),
     }
 }
 
+/// Reads a boolean in one of the [`BOOLEANS`] spellings.
+pub fn parse_bool(name: &'static str, value: &str) -> Result<bool, ConfigError> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(error(name, format!("expected {BOOLEANS}, got {value:?}"))),
+    }
+}
+
+fn parse_chromium(name: &'static str, value: &str) -> Result<Chromium, ConfigError> {
+    if value.eq_ignore_ascii_case("off") {
+        return Ok(Chromium::Off);
+    }
+    // A boolean here is a mistake, not a file name: say what the variable takes.
+    if parse_bool(name, value).is_ok() || value.eq_ignore_ascii_case("none") {
+        return Err(error(
+            name,
+            format!(
+                "expected the path of Chromium, or off to analyse without a browser, got {value:?}"
+            ),
+        ));
+    }
+    Ok(Chromium::Path(PathBuf::from(value)))
+}
+
+fn parse_http_url(name: &'static str, value: &str) -> Result<String, ConfigError> {
+    let url = url::Url::parse(value).map_err(|e| error(name, format!("not a URL ({e})")))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(error(
+            name,
+            format!("expected an http or https URL, got {value:?}"),
+        ));
+    }
+    Ok(value.trim_end_matches('/').to_owned())
+}
+
 impl Config {
-    /// Reads the configuration from the environment.
+    /// Reads the configuration from the environment and `./.env`.
     pub fn from_env() -> Result<Self, ConfigError> {
-        let bind: SocketAddr = var("SITELENS_BIND")
-            .unwrap_or_else(|| "127.0.0.1:8080".to_owned())
-            .parse()
-            .map_err(|e| ConfigError {
-                name: "SITELENS_BIND",
-                message: format!("not an address:port ({e})"),
-            })?;
-        let workers = match var("SITELENS_WORKERS") {
-            None => 2,
-            Some(v) => v
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=64).contains(n))
-                .ok_or(ConfigError {
-                    name: "SITELENS_WORKERS",
-                    message: format!("expected a number from 1 to 64, got {v:?}"),
-                })?,
-        };
-        let trusted_proxies = match var("SITELENS_TRUSTED_PROXIES") {
-            None => Vec::new(),
-            Some(list) => list
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| {
-                    IpBlock::parse(s).ok_or_else(|| ConfigError {
-                        name: "SITELENS_TRUSTED_PROXIES",
-                        message: format!("{s:?} is not an address or CIDR block"),
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-        };
-        let heartbeat_timeout = match var("SITELENS_HEARTBEAT_TIMEOUT_SECS") {
-            None => Duration::from_secs(60),
-            Some(v) => Duration::from_secs(v.parse::<u64>().ok().filter(|s| *s >= 5).ok_or(
-                ConfigError {
-                    name: "SITELENS_HEARTBEAT_TIMEOUT_SECS",
-                    message: format!("expected whole seconds, at least 5, got {v:?}"),
-                },
-            )?),
-        };
-        // Empty means "the address we listen on", filled in once the port is bound.
-        let public_url = var("SITELENS_PUBLIC_URL")
-            .unwrap_or_default()
-            .trim_end_matches('/')
-            .to_owned();
-        if !public_url.is_empty() {
-            url::Url::parse(&public_url).map_err(|e| ConfigError {
-                name: "SITELENS_PUBLIC_URL",
-                message: format!("not a URL ({e})"),
-            })?;
+        let file = read_dotenv(Path::new(".env"))?;
+        let mut values = HashMap::new();
+        for (name, _) in VARIABLES.iter().copied().chain([("HOSTNAME", "")]) {
+            let value = match std::env::var(name) {
+                Ok(v) => Some(v),
+                Err(std::env::VarError::NotPresent) => file.get(name).cloned(),
+                Err(std::env::VarError::NotUnicode(_)) => {
+                    return Err(error(name, "the value is not valid UTF-8"));
+                }
+            };
+            if let Some(v) = value {
+                values.insert(name.to_owned(), v);
+            }
         }
+        Self::from_vars(|name| values.get(name).cloned())
+    }
+
+    /// Reads the configuration from `lookup` (a variable's value, if set).
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let get = |name: &'static str| -> String {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| default_of(name).to_owned())
+        };
+        let database_url = get("SITELENS_DATABASE_URL");
+        if !["sqlite:", "postgres://", "postgresql://"]
+            .iter()
+            .any(|scheme| database_url.starts_with(scheme))
+        {
+            return Err(error(
+                "SITELENS_DATABASE_URL",
+                format!("expected sqlite://… or postgres://…, got {database_url:?}"),
+            ));
+        }
+        let bind = get("SITELENS_BIND")
+            .parse()
+            .map_err(|e| error("SITELENS_BIND", format!("not an address:port ({e})")))?;
+        let public_url = match get("SITELENS_PUBLIC_URL") {
+            url if url.is_empty() => url,
+            url => parse_http_url("SITELENS_PUBLIC_URL", &url)?,
+        };
+        let workers = get("SITELENS_WORKERS");
+        let workers = workers
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=64).contains(n))
+            .ok_or_else(|| {
+                error(
+                    "SITELENS_WORKERS",
+                    format!("expected a number from 1 to 64, got {workers:?}"),
+                )
+            })?;
+        let heartbeat = get("SITELENS_HEARTBEAT_TIMEOUT_SECS");
+        let heartbeat_timeout = heartbeat
+            .parse::<u64>()
+            .ok()
+            .filter(|s| *s >= 5)
+            .map(Duration::from_secs)
+            .ok_or_else(|| {
+                error(
+                    "SITELENS_HEARTBEAT_TIMEOUT_SECS",
+                    format!("expected whole seconds, at least 5, got {heartbeat:?}"),
+                )
+            })?;
+        let trusted_proxies = get("SITELENS_TRUSTED_PROXIES")
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                IpBlock::parse(s).ok_or_else(|| {
+                    error(
+                        "SITELENS_TRUSTED_PROXIES",
+                        format!("{s:?} is not an address or CIDR block"),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let llm = match get("SITELENS_LLM_URL") {
+            url if url.is_empty() => None,
+            url => Some(Llm {
+                url: parse_http_url("SITELENS_LLM_URL", &url)?,
+                model: get("SITELENS_LLM_MODEL"),
+                api_key: Some(get("SITELENS_LLM_API_KEY")).filter(|k| !k.is_empty()),
+            }),
+        };
+        let log_filter = get("RUST_LOG");
+        tracing_subscriber::EnvFilter::try_new(&log_filter)
+            .map_err(|e| error("RUST_LOG", format!("not a log filter ({e})")))?;
         Ok(Self {
-            database_url: var("SITELENS_DATABASE_URL")
-                .unwrap_or_else(|| "sqlite://data/sitelens.sqlite?mode=rwc".to_owned()),
+            database_url,
             bind,
-            web_dir: var("SITELENS_WEB_DIR")
-                .unwrap_or_else(|| "web/dist".to_owned())
-                .into(),
-            data_dir: var("SITELENS_DATA_DIR")
-                .unwrap_or_else(|| "data".to_owned())
-                .into(),
+            public_url,
+            web_dir: get("SITELENS_WEB_DIR").into(),
+            data_dir: get("SITELENS_DATA_DIR").into(),
             workers,
+            heartbeat_timeout,
             trusted_proxies,
             allow_private_targets: parse_bool(
                 "SITELENS_ALLOW_PRIVATE_TARGETS",
-                var("SITELENS_ALLOW_PRIVATE_TARGETS"),
+                &get("SITELENS_ALLOW_PRIVATE_TARGETS"),
             )?,
-            chromium: var("SITELENS_CHROMIUM").unwrap_or_else(|| "/usr/bin/chromium".to_owned()),
-            public_url,
-            heartbeat_timeout,
+            chromium: parse_chromium("SITELENS_CHROMIUM", &get("SITELENS_CHROMIUM"))?,
+            llm,
+            log_filter,
+            node_name: lookup("HOSTNAME")
+                .map(|h| h.trim().to_owned())
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "sitelens".to_owned()),
         })
+    }
+
+    /// Where blobs (screenshots) are kept: `blobs` in the data folder.
+    pub fn blob_dir(&self) -> PathBuf {
+        self.data_dir.join("blobs")
     }
 
     /// Whether the public address is HTTPS (then HSTS is sent).
@@ -190,19 +328,60 @@ impl Config {
 
     /// The browser status for `/readyz`: `off`, `available` or `missing`.
     pub fn browser_status(&self) -> &'static str {
-        if self.chromium.eq_ignore_ascii_case("off") {
-            "off"
-        } else if std::path::Path::new(&self.chromium).exists() {
-            "available"
-        } else {
-            "missing"
+        match &self.chromium {
+            Chromium::Off => "off",
+            Chromium::Path(path) if path.exists() => "available",
+            Chromium::Path(_) => "missing",
         }
     }
+
+    /// The analyzer's settings.
+    pub fn analyzer_config(&self) -> AnalyzerConfig {
+        AnalyzerConfig::new(self.allow_private_targets)
+    }
+
+    /// The browser's settings (no browser when `SITELENS_CHROMIUM=off`).
+    pub fn browser_settings(&self) -> BrowserSettings {
+        BrowserSettings::new(match &self.chromium {
+            Chromium::Off => None,
+            Chromium::Path(path) => Some(path.clone()),
+        })
+    }
+
+    /// The language-model advisor's settings, when `SITELENS_LLM_URL` is set.
+    pub fn llm_config(&self) -> Option<LlmConfig> {
+        self.llm
+            .as_ref()
+            .map(|llm| LlmConfig::new(&llm.url, &llm.model, llm.api_key.clone()))
+    }
+}
+
+/// The variables of a `.env` file, or none when there is no such file.
+fn read_dotenv(path: &Path) -> Result<HashMap<String, String>, ConfigError> {
+    let unreadable = |e: dotenvy::Error| error(".env", format!("unreadable ({e})"));
+    let lines = match dotenvy::from_path_iter(path) {
+        Ok(lines) => lines,
+        Err(e) if e.not_found() => return Ok(HashMap::new()),
+        Err(e) => return Err(unreadable(e)),
+    };
+    lines.map(|line| line.map_err(unreadable)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn with(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        Config::from_vars(|name| vars.get(name).cloned())
+    }
+
+    fn defaults() -> Config {
+        with(&[]).expect("the defaults are valid")
+    }
 
     #[test]
     fn ip_blocks_match_addresses() {
@@ -215,5 +394,185 @@ mod tests {
         assert!(!one.contains("127.0.0.2".parse().expect("ip")));
         assert!(IpBlock::parse("10.0.0.0/33").is_none());
         assert!(IpBlock::parse("nope").is_none());
+    }
+
+    #[test]
+    fn the_defaults() {
+        let c = defaults();
+        assert_eq!(c.database_url, "sqlite://data/sitelens.sqlite?mode=rwc");
+        assert_eq!(c.bind, "127.0.0.1:8080".parse().expect("addr"));
+        assert_eq!(c.public_url, "");
+        assert_eq!(c.workers, 2);
+        assert_eq!(c.heartbeat_timeout, Duration::from_secs(60));
+        assert!(c.trusted_proxies.is_empty());
+        assert!(!c.allow_private_targets);
+        assert_eq!(c.chromium, Chromium::Path("/usr/bin/chromium".into()));
+        assert_eq!(c.llm, None);
+        assert_eq!(c.node_name, "sitelens");
+    }
+
+    #[test]
+    fn booleans_take_one_set_of_spellings() {
+        for (text, value) in [
+            ("true", true),
+            ("TRUE", true),
+            (" 1 ", true),
+            ("yes", true),
+            ("On", true),
+            ("false", false),
+            ("0", false),
+            ("no", false),
+            ("OFF", false),
+            ("", false),
+        ] {
+            let c = with(&[("SITELENS_ALLOW_PRIVATE_TARGETS", text)]).expect(text);
+            assert_eq!(c.allow_private_targets, value, "{text:?}");
+        }
+        for bad in ["maybe", "ture", "2", "y"] {
+            let e = with(&[("SITELENS_ALLOW_PRIVATE_TARGETS", bad)]).expect_err(bad);
+            assert_eq!(e.name, "SITELENS_ALLOW_PRIVATE_TARGETS");
+            assert!(e.to_string().contains(BOOLEANS), "{e}");
+        }
+    }
+
+    #[test]
+    fn chromium_is_a_path_or_off() {
+        assert_eq!(
+            with(&[("SITELENS_CHROMIUM", "off")]).expect("off").chromium,
+            Chromium::Off
+        );
+        assert_eq!(
+            with(&[("SITELENS_CHROMIUM", " OFF ")])
+                .expect("off")
+                .chromium,
+            Chromium::Off
+        );
+        assert_eq!(
+            with(&[("SITELENS_CHROMIUM", "/opt/chrome")])
+                .expect("path")
+                .chromium,
+            Chromium::Path("/opt/chrome".into())
+        );
+        for word in ["false", "0", "no", "none", "true"] {
+            let e = with(&[("SITELENS_CHROMIUM", word)]).expect_err(word);
+            assert_eq!(e.name, "SITELENS_CHROMIUM");
+            assert!(e.message.contains("or off"), "{e}");
+        }
+        let off = with(&[("SITELENS_CHROMIUM", "off")]).expect("off");
+        assert_eq!(off.browser_settings().chromium, None);
+        assert_eq!(off.browser_status(), "off");
+        let nowhere = with(&[("SITELENS_CHROMIUM", "/nonexistent/chromium")]).expect("path");
+        assert_eq!(nowhere.browser_status(), "missing");
+    }
+
+    #[test]
+    fn bad_values_name_their_variable() {
+        for (name, value) in [
+            ("SITELENS_DATABASE_URL", "mysql://localhost/db"),
+            ("SITELENS_BIND", "localhost"),
+            ("SITELENS_PUBLIC_URL", "example.com"),
+            ("SITELENS_PUBLIC_URL", "ftp://example.com"),
+            ("SITELENS_WORKERS", "0"),
+            ("SITELENS_WORKERS", "lots"),
+            ("SITELENS_HEARTBEAT_TIMEOUT_SECS", "1"),
+            ("SITELENS_TRUSTED_PROXIES", "10.0.0.0/8, nope"),
+            ("SITELENS_LLM_URL", "not a url"),
+            ("RUST_LOG", "info,=[bad"),
+        ] {
+            let e = with(&[(name, value)]).expect_err(value);
+            assert_eq!(e.name, name, "{value}: {e}");
+            assert!(e.to_string().starts_with(name), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_language_model_is_configured_by_its_url() {
+        let c = with(&[
+            ("SITELENS_LLM_URL", "https://api.example.com/v1/"),
+            ("SITELENS_LLM_API_KEY", "secret"),
+        ])
+        .expect("llm");
+        assert_eq!(
+            c.llm,
+            Some(Llm {
+                url: "https://api.example.com/v1".to_owned(),
+                model: "gpt-4o-mini".to_owned(),
+                api_key: Some("secret".to_owned()),
+            })
+        );
+        let llm = c.llm_config().expect("settings");
+        assert_eq!(llm.endpoint, "https://api.example.com/v1/chat/completions");
+        assert!(
+            with(&[("SITELENS_LLM_API_KEY", "k")])
+                .expect("no url")
+                .llm_config()
+                .is_none()
+        );
+    }
+
+    /// `NAME=value` lines of `.env.example`, comments and blank lines skipped.
+    fn env_example() -> Vec<(String, String)> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.env.example");
+        std::fs::read_to_string(path)
+            .expect(".env.example")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                let (k, v) = l.split_once('=').expect("NAME=value");
+                (k.to_owned(), v.to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn env_example_lists_every_variable_with_its_default() {
+        let example = env_example();
+        let names: Vec<&str> = example.iter().map(|(k, _)| k.as_str()).collect();
+        let known: Vec<&str> = VARIABLES.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            names, known,
+            ".env.example lists the variables in VARIABLES' order"
+        );
+        for (name, value) in &example {
+            assert_eq!(value, default_of(name), "{name} in .env.example");
+        }
+        let vars: HashMap<String, String> = example.into_iter().collect();
+        let from_file = Config::from_vars(|n| vars.get(n).cloned()).expect("the example parses");
+        assert_eq!(
+            from_file,
+            defaults(),
+            "the example's values are the defaults"
+        );
+    }
+
+    #[test]
+    fn readme_table_matches_the_defaults() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+        let readme = std::fs::read_to_string(path).expect("README.md");
+        let rows: Vec<(String, String)> = readme
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .filter_map(|l| {
+                let (name, rest) = l.split_once('`')?;
+                let default = rest.trim_start_matches(" |").split(" |").next()?.trim();
+                Some((name.to_owned(), default.to_owned()))
+            })
+            .collect();
+        let names: Vec<&str> = rows.iter().map(|(k, _)| k.as_str()).collect();
+        let known: Vec<&str> = VARIABLES.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            names, known,
+            "the README's table lists every variable in order"
+        );
+        for (name, shown) in &rows {
+            let default = default_of(name);
+            let expected = if default.is_empty() {
+                "empty".to_owned()
+            } else {
+                format!("`{default}`")
+            };
+            assert_eq!(shown, &expected, "{name}'s default in the README");
+        }
     }
 }

@@ -1,16 +1,21 @@
 //! The one error type of the HTTP layer: every error body is `{success: false, error}`.
 //!
-//! A visitor's mistake is always a 4xx with a message they can act on. Internal failures are
-//! logged with their detail and answered with a generic 500 text; their detail never leaves
-//! the server.
+//! A visitor's mistake is always a 4xx with a message they can act on. A database that cannot
+//! serve is a 503 with a fixed message; any other internal failure a 500 with a generic text.
+//! Both are logged with their whole chain of causes on one line; that detail never leaves the
+//! server.
 
 use axum::Json;
-use axum::extract::FromRequest;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use domain::report::ErrorResponse;
 use store::StoreError;
+
+use crate::chain::Chain;
+use crate::services::analyses::SubmitError;
+use crate::services::contact::ContactError;
+use crate::services::reports::ReportError;
 
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
@@ -42,15 +47,18 @@ pub enum AppError {
     /// 429: an allowance is used up.
     #[error("{0}")]
     TooManyRequests(String),
-    /// 500: logged, never detailed to the client.
-    #[error("internal error: {0}")]
-    Internal(String),
+    /// 503: the database cannot serve now; logged, answered with a fixed message.
+    #[error("the service is temporarily unavailable, please try again in a minute")]
+    Unavailable(#[source] StoreError),
+    /// 500: logged with its causes, never detailed to the client.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl AppError {
-    /// An internal error from anything displayable; the detail is logged when answered.
-    pub fn internal(e: impl std::fmt::Display) -> Self {
-        Self::Internal(e.to_string())
+    /// An internal error; its causes are logged when it is answered.
+    pub fn internal(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        Self::Internal(e.into())
     }
 
     fn status(&self) -> StatusCode {
@@ -64,6 +72,7 @@ impl AppError {
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -73,9 +82,13 @@ impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
         let message = match &self {
-            Self::Internal(detail) => {
-                tracing::error!(error = %detail, "internal error");
+            Self::Internal(e) => {
+                tracing::error!(error = %Chain(e.as_ref()), "internal error");
                 "Internal Server Error".to_owned()
+            }
+            Self::Unavailable(e) => {
+                tracing::error!(error = %Chain(e), "database unavailable");
+                self.to_string()
             }
             other => other.to_string(),
         };
@@ -95,7 +108,48 @@ impl From<StoreError> for AppError {
                 tracing::info!(%detail, "store conflict");
                 Self::Conflict("that conflicts with existing data".to_owned())
             }
-            StoreError::Database(e) => Self::internal(e),
+            e @ StoreError::Unavailable(_) => Self::Unavailable(e),
+            e @ (StoreError::Database(_) | StoreError::Data { .. }) => Self::internal(e),
+        }
+    }
+}
+
+impl AppError {
+    /// A store error where "not found" means `missing` (for example "analysis not found").
+    pub fn from_store(e: StoreError, missing: &str) -> Self {
+        match e {
+            StoreError::NotFound => Self::NotFound(missing.to_owned()),
+            other => other.into(),
+        }
+    }
+}
+
+impl From<SubmitError> for AppError {
+    fn from(e: SubmitError) -> Self {
+        match e {
+            SubmitError::TooLong | SubmitError::InvalidUrl(_) => Self::BadRequest(e.to_string()),
+            SubmitError::AllowanceUsed => Self::TooManyRequests(e.to_string()),
+            SubmitError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ReportError> for AppError {
+    fn from(e: ReportError) -> Self {
+        match e {
+            ReportError::NotFound | ReportError::NotFinished | ReportError::Failed(_) => {
+                Self::NotFound(e.to_string())
+            }
+            ReportError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ContactError> for AppError {
+    fn from(e: ContactError) -> Self {
+        match e {
+            ContactError::Invalid(message) => Self::Unprocessable(message),
+            ContactError::Store(e) => e.into(),
         }
     }
 }
@@ -147,11 +201,6 @@ fn clean(text: &str) -> String {
         .trim_end_matches('.');
     detail.to_owned()
 }
-
-/// JSON extractor whose rejections use the shared error shape.
-#[derive(Debug, Clone, Copy, Default, FromRequest)]
-#[from_request(via(axum::Json), rejection(AppError))]
-pub struct ApiJson<T>(pub T);
 
 /// Result of a handler.
 pub type AppResult<T> = Result<T, AppError>;

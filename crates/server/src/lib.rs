@@ -4,22 +4,19 @@
 //! [`start`] is what `sitelens serve` and `sitelens worker` run, and what the integration tests
 //! run on port 0 with a fresh database.
 
-pub mod api;
 pub mod app;
+pub mod chain;
 pub mod config;
 pub mod error;
-pub mod graph;
-pub mod hub;
-pub mod pdf;
-pub mod reports;
+pub mod extract;
+pub mod routes;
+pub mod services;
 pub mod state;
-pub mod web;
-pub mod worker;
 
 use std::net::SocketAddr;
 
-use analyzer::browser::{BrowserPool, BrowserSettings, LocalBlobStore};
-use analyzer::{Analyzer, AnalyzerConfig};
+use analyzer::Analyzer;
+use analyzer::browser::{BrowserPool, LocalBlobStore};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -82,42 +79,37 @@ async fn shutdown_signal() {
     }
 }
 
-fn analyzer_config(config: &Config) -> AnalyzerConfig {
-    AnalyzerConfig {
-        allow_private_targets: config.allow_private_targets,
-        ..AnalyzerConfig::default()
-    }
-}
-
 /// The analyzer as configured for this process, with authority evidence kept in `db`.
 pub fn analyzer(config: &Config, db: &store::DatabaseConnection) -> anyhow::Result<Analyzer> {
-    let graph = std::sync::Arc::new(graph::StoreLinkGraph::new(db.clone()));
-    Ok(Analyzer::new(analyzer_config(config))?
+    let graph = std::sync::Arc::new(services::graph::StoreLinkGraph::new(db.clone()));
+    Ok(Analyzer::new(config.analyzer_config())?
         .with_authority(std::sync::Arc::new(analyzer::GraphAuthority::new(graph)))
         // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
-        .with_advisor(analyzer::llm::LlmAdvisor::from_env()))
+        .with_advisor(analyzer::llm::LlmAdvisor::or_rules(config.llm_config())))
 }
 
 /// The shared Chromium pool, when `SITELENS_CHROMIUM` names a browser that exists. Every
 /// request the browser makes passes the same SSRF policy as the HTTP fetcher.
 pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
     if config.browser_status() != "available" {
+        if config.browser_status() == "missing" {
+            tracing::warn!(
+                chromium = ?config.chromium,
+                "Chromium not found: analyses run over HTTP only and browser figures are estimated"
+            );
+        }
         return None;
     }
-    let settings = BrowserSettings {
-        chromium: Some(config.chromium.clone().into()),
-        ..BrowserSettings::default()
-    };
-    let guard = analyzer::browser::proxy::RequestGuard::from_config(&analyzer_config(config));
-    Some(std::sync::Arc::new(BrowserPool::new(settings, guard)))
+    Some(std::sync::Arc::new(BrowserPool::from_config(
+        config.browser_settings(),
+        &config.analyzer_config(),
+    )))
 }
 
 /// Connects (running migrations), then starts the chosen roles.
 pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
-    if let Some(dir) = sqlite_dir(&config.database_url) {
-        std::fs::create_dir_all(&dir)?;
-    }
-    std::fs::create_dir_all(config.data_dir.join("blobs"))?;
+    // `store::connect` creates an SQLite file's folder itself.
+    tokio::fs::create_dir_all(config.blob_dir()).await?;
     let db = store::connect(&config.database_url).await?;
     let mut config = config;
     // Bind first, so the public address can default to the port really bound.
@@ -131,29 +123,29 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     {
         config.public_url = format!("http://{a}");
     }
-    let state = app::state(db.clone(), config.clone());
-    state.hub.listen();
+    let hub = services::hub::Hub::new(db.clone());
+    hub.listen();
     let (stop, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
 
     if roles.worker {
-        let worker = worker::Worker {
+        let worker = services::worker::Worker {
             db: db.clone(),
             analyzer: analyzer(&config, &db)?,
             browser: browser(&config),
             blobs: std::sync::Arc::new(LocalBlobStore::new(
-                config.data_dir.join("blobs"),
-                reports::BLOB_PREFIX,
+                config.blob_dir(),
+                store::results::BLOB_PREFIX,
             )),
-            hub: state.hub.clone(),
-            id: worker::Worker::new_id(),
+            hub: hub.clone(),
+            id: services::worker::Worker::new_id(&config.node_name),
             concurrency: config.workers,
             heartbeat_timeout: config.heartbeat_timeout,
         };
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
     }
     if let Some(listener) = listener {
-        let router = app::router(state);
+        let router = app::router(state::AppState::new(db.clone(), config.clone(), hub).await);
         let mut rx = stop_rx.clone();
         tasks.push(tokio::spawn(async move {
             let served = axum::serve(
@@ -165,7 +157,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             })
             .await;
             if let Err(e) = served {
-                tracing::error!(error = %e, "HTTP server stopped");
+                tracing::error!(error = %chain::Chain(&e), "HTTP server stopped");
             }
         }));
     }
@@ -177,23 +169,10 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     })
 }
 
-/// The folder of an SQLite database file, so it can be created on first start.
-fn sqlite_dir(url: &str) -> Option<std::path::PathBuf> {
-    let rest = url.strip_prefix("sqlite://")?;
-    let path = rest.split('?').next()?;
-    if path.is_empty() || path == ":memory:" {
-        return None;
-    }
-    std::path::Path::new(path)
-        .parent()
-        .map(|p| p.to_owned())
-        .filter(|p| !p.as_os_str().is_empty())
-}
-
-/// Sets up logging: `RUST_LOG` or `info` for our crates.
-pub fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+/// Sets up logging with `filter` (`RUST_LOG`, checked by [`Config`]).
+pub fn init_tracing(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)

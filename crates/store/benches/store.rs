@@ -3,21 +3,21 @@
 //!
 //! Criterion reports time per operation and throughput (`elem/s`, one element per
 //! operation); a summary of operations per second per engine is printed at the end. Each
-//! engine gets a fresh database that is removed afterwards. Without a reachable PostgreSQL
-//! (`SITELENS_TEST_POSTGRES`, default `postgres://postgres@127.0.0.1:5432`) its half is
-//! skipped with a warning, or fails when `CI=true`.
+//! engine gets a fresh database from `test-support`, removed afterwards; without a reachable
+//! PostgreSQL its half is skipped with a warning, or fails when `CI=true`.
 
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection};
+use domain::report::ReportType;
+use sea_orm::DatabaseConnection;
 use serde_json::json;
-use store::jobs::{NewAnalysis, Tier, claim_next_job, complete_job, enqueue_analysis};
+use store::jobs::{NewAnalysis, claim_next_job, complete_job, enqueue_analysis};
 use store::results::{NewResult, get_result, insert_result};
 use store::websites::record_website_analysis;
+use test_support::{Engine, TestDb};
 use tokio::runtime::Runtime;
-use uuid::Uuid;
 
 /// Operations and time measured per benchmark, for the closing summary.
 struct Tally {
@@ -35,11 +35,6 @@ impl Tally {
             None => rows.push((name.to_owned(), iters, elapsed)),
         }
     }
-}
-
-fn pg_base_url() -> String {
-    std::env::var("SITELENS_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
 }
 
 fn sample_result() -> NewResult {
@@ -82,7 +77,7 @@ fn bench_engine(
             db,
             site.id,
             "https://bench.example/",
-            "basic",
+            ReportType::Basic,
             &sample_result(),
         )
         .await
@@ -121,7 +116,7 @@ fn bench_engine(
                     let analysis = NewAnalysis {
                         url: format!("site{}.example", i % 50),
                         canonical_url: format!("https://site{}.example/", i % 50),
-                        tier: Tier::Basic,
+                        report_type: ReportType::Basic,
                         requested_pages: 1,
                         requester_user_id: None,
                         requester_ip: None,
@@ -150,57 +145,22 @@ fn benches(c: &mut Criterion) {
         rows: RefCell::new(Vec::new()),
     };
 
-    // SQLite: a file in WAL mode, as a single-binary deployment runs it.
-    let path =
-        std::env::temp_dir().join(format!("sitelens-bench-{}.sqlite", Uuid::new_v4().simple()));
-    let db = rt
-        .block_on(store::connect(&format!(
-            "sqlite://{}?mode=rwc",
-            path.display()
-        )))
-        .expect("sqlite");
-    bench_engine(c, &rt, "sqlite", &db, &tally);
-    rt.block_on(db.close()).expect("close");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
-
-    // PostgreSQL: a fresh database, dropped afterwards.
-    let admin = rt.block_on(async {
-        let mut options = ConnectOptions::new(format!("{}/postgres", pg_base_url()));
-        options
-            .max_connections(1)
-            .acquire_timeout(Duration::from_secs(3))
-            .sqlx_logging(false);
-        Database::connect(options).await
-    });
-    match admin {
-        Ok(admin) => {
-            let name = format!("sitelens_bench_{}", Uuid::new_v4().simple());
-            rt.block_on(admin.execute_unprepared(&format!("CREATE DATABASE \"{name}\"")))
-                .expect("create database");
-            let db = rt
-                .block_on(store::connect(&format!("{}/{name}", pg_base_url())))
-                .expect("postgres");
-            bench_engine(c, &rt, "postgres", &db, &tally);
-            rt.block_on(db.close()).expect("close");
-            rt.block_on(
-                admin.execute_unprepared(&format!(
-                    "DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"
-                )),
-            )
-            .expect("drop database");
-        }
-        Err(err) => {
-            assert!(
-                std::env::var("CI").map_or(true, |v| v != "true"),
-                "PostgreSQL is required under CI=true: {err}"
-            );
-            eprintln!(
-                "\nWARNING: PostgreSQL unreachable at {} ({err}); PostgreSQL benchmarks SKIPPED\n",
-                pg_base_url()
-            );
-        }
+    // SQLite: a file in WAL mode, as a single-binary deployment runs it; then PostgreSQL.
+    // Each engine gets a fresh database, removed afterwards.
+    for engine in [Engine::Sqlite, Engine::Postgres] {
+        let Some(test_db) = rt.block_on(TestDb::create(engine)) else {
+            continue;
+        };
+        let db = rt
+            .block_on(store::connect(&test_db.url))
+            .expect("connect and migrate");
+        let label = match engine {
+            Engine::Sqlite => "sqlite",
+            Engine::Postgres => "postgres",
+        };
+        bench_engine(c, &rt, label, &db, &tally);
+        rt.block_on(db.close()).expect("close");
+        rt.block_on(test_db.drop_db());
     }
 
     println!("\nstore throughput (sequential, one task; warm-up and measurement together):");

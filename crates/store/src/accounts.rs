@@ -2,14 +2,15 @@
 //! monthly report allowance of a subscription.
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::OnConflict;
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
     QueryOrder,
 };
 
-use crate::entity::{api_usage, team_members, whitelabel_branding};
-use crate::sql::{exec, now};
+use crate::clock::now;
+use crate::entity::users::Column as U;
+use crate::entity::{api_usage, team_members, users, whitelabel_branding};
 use crate::{StoreError, StoreResult, begin_write};
 
 /// An agency's branding; colours and font fall back to the contract's defaults
@@ -151,13 +152,15 @@ pub async fn accept_team_invitation(
     team_owner_id: i64,
     member_id: i64,
 ) -> StoreResult<()> {
-    let updated = exec(
-        db,
-        "UPDATE team_members SET status = 'active', joined_at = ? WHERE team_owner_id = ? AND member_id = ?",
-        vec![now().into(), team_owner_id.into(), member_id.into()],
-    )
-    .await?;
-    if updated.rows_affected() == 1 {
+    use team_members::Column as T;
+    let updated = team_members::Entity::update_many()
+        .col_expr(T::Status, Expr::value("active"))
+        .col_expr(T::JoinedAt, Expr::value(now()))
+        .filter(T::TeamOwnerId.eq(team_owner_id))
+        .filter(T::MemberId.eq(member_id))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 1 {
         Ok(())
     } else {
         Err(StoreError::NotFound)
@@ -196,28 +199,24 @@ pub async fn record_api_call(
     call: &ApiCall,
 ) -> StoreResult<()> {
     let txn = begin_write(db).await?;
-    let counted = exec(
-        &txn,
-        "UPDATE users SET api_calls = api_calls + 1 WHERE id = ?",
-        vec![user_id.into()],
-    )
-    .await?;
-    if counted.rows_affected() != 1 {
+    let counted = users::Entity::update_many()
+        .col_expr(U::ApiCalls, Expr::col(U::ApiCalls).add(1))
+        .filter(U::Id.eq(user_id))
+        .exec(&txn)
+        .await?;
+    if counted.rows_affected != 1 {
         return Err(StoreError::NotFound);
     }
-    exec(
-        &txn,
-        "INSERT INTO api_usage (user_id, endpoint, method, response_time_ms, status_code, timestamp) \
-         VALUES (?, ?, ?, ?, ?, ?)",
-        vec![
-            user_id.into(),
-            call.endpoint.clone().into(),
-            call.method.clone().into(),
-            call.response_time_ms.into(),
-            call.status_code.into(),
-            now().into(),
-        ],
-    )
+    api_usage::Entity::insert(api_usage::ActiveModel {
+        user_id: Set(user_id),
+        endpoint: Set(call.endpoint.clone()),
+        method: Set(call.method.clone()),
+        response_time_ms: Set(call.response_time_ms),
+        status_code: Set(call.status_code),
+        timestamp: Set(now()),
+        ..Default::default()
+    })
+    .exec_without_returning(&txn)
     .await?;
     txn.commit().await?;
     Ok(())
@@ -239,14 +238,17 @@ pub async fn api_calls_since(
 /// Uses one report of a subscription's monthly allowance; `false` when it is used up.
 /// One guarded update, so concurrent requests cannot exceed the allowance.
 pub async fn use_monthly_report(db: &DatabaseConnection, user_id: i64) -> StoreResult<bool> {
-    let updated = exec(
-        db,
-        "UPDATE users SET monthly_reports_used = monthly_reports_used + 1, updated_at = ? \
-         WHERE id = ? AND monthly_reports_used < monthly_report_allowance",
-        vec![now().into(), user_id.into()],
-    )
-    .await?;
-    Ok(updated.rows_affected() == 1)
+    let updated = users::Entity::update_many()
+        .col_expr(
+            U::MonthlyReportsUsed,
+            Expr::col(U::MonthlyReportsUsed).add(1),
+        )
+        .col_expr(U::UpdatedAt, Expr::value(now()))
+        .filter(U::Id.eq(user_id))
+        .filter(Expr::col(U::MonthlyReportsUsed).lt(Expr::col(U::MonthlyReportAllowance)))
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
 }
 
 /// Starts a new subscription month: sets the allowance and resets the count used.
@@ -256,14 +258,15 @@ pub async fn reset_monthly_allowance(
     allowance: i32,
     renews_at: Option<DateTime<Utc>>,
 ) -> StoreResult<()> {
-    let updated = exec(
-        db,
-        "UPDATE users SET monthly_report_allowance = ?, monthly_reports_used = 0, subscription_renews_at = ?, \
-         updated_at = ? WHERE id = ?",
-        vec![allowance.into(), renews_at.into(), now().into(), user_id.into()],
-    )
-    .await?;
-    if updated.rows_affected() == 1 {
+    let updated = users::Entity::update_many()
+        .col_expr(U::MonthlyReportAllowance, Expr::value(allowance))
+        .col_expr(U::MonthlyReportsUsed, Expr::value(0))
+        .col_expr(U::SubscriptionRenewsAt, Expr::value(renews_at))
+        .col_expr(U::UpdatedAt, Expr::value(now()))
+        .filter(U::Id.eq(user_id))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 1 {
         Ok(())
     } else {
         Err(StoreError::NotFound)

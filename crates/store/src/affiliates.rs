@@ -2,10 +2,12 @@
 //! are integer cents; totals on the affiliate row move in the same transaction as the rows
 //! they summarise.
 
-use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Value};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
-use crate::entity::affiliates;
-use crate::sql::{exec, now, query_one};
+use crate::clock::now;
+use crate::entity::affiliates::Column as A;
+use crate::entity::{affiliate_clicks, affiliate_conversions, affiliates};
 use crate::{StoreError, StoreResult, begin_write};
 
 /// An affiliate application.
@@ -126,31 +128,26 @@ pub async fn record_click(
     click: &NewClick,
 ) -> StoreResult<i64> {
     let txn = begin_write(db).await?;
-    let counted = exec(
-        &txn,
-        "UPDATE affiliates SET total_clicks = total_clicks + 1 WHERE id = ?",
-        vec![affiliate_id.into()],
-    )
-    .await?;
-    if counted.rows_affected() != 1 {
+    let counted = affiliates::Entity::update_many()
+        .col_expr(A::TotalClicks, Expr::col(A::TotalClicks).add(1))
+        .filter(A::Id.eq(affiliate_id))
+        .exec(&txn)
+        .await?;
+    if counted.rows_affected != 1 {
         return Err(StoreError::NotFound);
     }
-    let row = query_one(
-        &txn,
-        "INSERT INTO affiliate_clicks (affiliate_id, ip_address, user_agent, referrer, landing_page, timestamp) \
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-        vec![
-            affiliate_id.into(),
-            click.ip_address.clone().into(),
-            Value::from(click.user_agent.clone()),
-            Value::from(click.referrer.clone()),
-            Value::from(click.landing_page.clone()),
-            now().into(),
-        ],
-    )
+    let id = affiliate_clicks::Entity::insert(affiliate_clicks::ActiveModel {
+        affiliate_id: Set(affiliate_id),
+        ip_address: Set(click.ip_address.clone()),
+        user_agent: Set(click.user_agent.clone()),
+        referrer: Set(click.referrer.clone()),
+        landing_page: Set(click.landing_page.clone()),
+        timestamp: Set(now()),
+        ..Default::default()
+    })
+    .exec(&txn)
     .await?
-    .ok_or(StoreError::NotFound)?;
-    let id: i64 = row.try_get("", "id")?;
+    .last_insert_id;
     txn.commit().await?;
     Ok(id)
 }
@@ -163,42 +160,46 @@ pub async fn record_conversion(
     conversion: &NewConversion,
 ) -> StoreResult<bool> {
     let txn = begin_write(db).await?;
-    let inserted = exec(
-        &txn,
-        "INSERT INTO affiliate_conversions (affiliate_id, click_id, user_id, transaction_type, \
-         transaction_amount_cents, commission_amount_cents, commission_status, customer_email, \
-         stripe_payment_intent_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) \
-         ON CONFLICT (stripe_payment_intent_id) DO NOTHING",
-        vec![
-            affiliate_id.into(),
-            Value::from(conversion.click_id),
-            Value::from(conversion.user_id),
-            conversion.transaction_type.clone().into(),
-            conversion.transaction_amount_cents.into(),
-            conversion.commission_amount_cents.into(),
-            Value::from(conversion.customer_email.clone()),
-            Value::from(conversion.stripe_payment_intent_id.clone()),
-            now().into(),
-        ],
+    let c = conversion.clone();
+    let inserted = affiliate_conversions::Entity::insert(affiliate_conversions::ActiveModel {
+        affiliate_id: Set(affiliate_id),
+        click_id: Set(c.click_id),
+        user_id: Set(c.user_id),
+        transaction_type: Set(c.transaction_type),
+        transaction_amount_cents: Set(c.transaction_amount_cents),
+        commission_amount_cents: Set(c.commission_amount_cents),
+        commission_status: Set("pending".to_owned()),
+        customer_email: Set(c.customer_email),
+        stripe_payment_intent_id: Set(c.stripe_payment_intent_id),
+        timestamp: Set(now()),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::column(affiliate_conversions::Column::StripePaymentIntentId)
+            .do_nothing()
+            .to_owned(),
     )
+    .exec_without_returning(&txn)
     .await?;
-    if inserted.rows_affected() == 0 {
+    if inserted == 0 {
         txn.rollback().await?;
         return Ok(false);
     }
-    exec(
-        &txn,
-        "UPDATE affiliates SET total_conversions = total_conversions + 1, \
-         total_earnings_cents = total_earnings_cents + ?, pending_payouts_cents = pending_payouts_cents + ?, \
-         updated_at = ? WHERE id = ?",
-        vec![
-            conversion.commission_amount_cents.into(),
-            conversion.commission_amount_cents.into(),
-            now().into(),
-            affiliate_id.into(),
-        ],
-    )
-    .await?;
+    let commission = conversion.commission_amount_cents;
+    affiliates::Entity::update_many()
+        .col_expr(A::TotalConversions, Expr::col(A::TotalConversions).add(1))
+        .col_expr(
+            A::TotalEarningsCents,
+            Expr::col(A::TotalEarningsCents).add(commission),
+        )
+        .col_expr(
+            A::PendingPayoutsCents,
+            Expr::col(A::PendingPayoutsCents).add(commission),
+        )
+        .col_expr(A::UpdatedAt, Expr::value(now()))
+        .filter(A::Id.eq(affiliate_id))
+        .exec(&txn)
+        .await?;
     txn.commit().await?;
     Ok(true)
 }

@@ -6,10 +6,14 @@
 //! cannot both see "two used" and both pass.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+};
 
-use crate::entity::ip_daily_usage;
-use crate::sql::{exec, now};
+use crate::clock::now;
+use crate::entity::ip_daily_usage::Column as U;
+use crate::entity::{ip_analysis_tracking, ip_daily_usage};
 use crate::{StoreResult, begin_write};
 
 /// The outcome of [`record_free_analysis`].
@@ -57,33 +61,38 @@ pub(crate) async fn record_in<C: ConnectionTrait>(
 ) -> StoreResult<FreeAnalysis> {
     let day = utc_day(at);
     let limit = i32::try_from(limit).unwrap_or(i32::MAX);
-    exec(
-        txn,
-        "INSERT INTO ip_daily_usage (ip_address, day, used) VALUES (?, ?, 0) \
-         ON CONFLICT (ip_address, day) DO NOTHING",
-        vec![ip_address.into(), day.into()],
+    // The day's counter row exists before the guarded increment, so the increment is the one
+    // statement that decides.
+    ip_daily_usage::Entity::insert(ip_daily_usage::ActiveModel {
+        ip_address: Set(ip_address.to_owned()),
+        day: Set(day),
+        used: Set(0),
+    })
+    .on_conflict(
+        OnConflict::columns([U::IpAddress, U::Day])
+            .do_nothing()
+            .to_owned(),
     )
+    .exec_without_returning(txn)
     .await?;
-    let counted = exec(
-        txn,
-        "UPDATE ip_daily_usage SET used = used + 1 WHERE ip_address = ? AND day = ? AND used < ?",
-        vec![ip_address.into(), day.into(), limit.into()],
-    )
-    .await?;
-    if counted.rows_affected() != 1 {
+    let counted = ip_daily_usage::Entity::update_many()
+        .col_expr(U::Used, Expr::col(U::Used).add(1))
+        .filter(U::IpAddress.eq(ip_address))
+        .filter(U::Day.eq(day))
+        .filter(U::Used.lt(limit))
+        .exec(txn)
+        .await?;
+    if counted.rows_affected != 1 {
         return Ok(FreeAnalysis::LimitReached);
     }
-    exec(
-        txn,
-        "INSERT INTO ip_analysis_tracking (ip_address, analysis_date, website_url, created_at) \
-         VALUES (?, ?, ?, ?)",
-        vec![
-            ip_address.into(),
-            day.into(),
-            website_url.into(),
-            now().into(),
-        ],
-    )
+    ip_analysis_tracking::Entity::insert(ip_analysis_tracking::ActiveModel {
+        ip_address: Set(ip_address.to_owned()),
+        analysis_date: Set(day),
+        website_url: Set(website_url.to_owned()),
+        created_at: Set(now()),
+        ..Default::default()
+    })
+    .exec_without_returning(txn)
     .await?;
     let used = free_analyses_used_on(txn, ip_address, day).await?;
     Ok(FreeAnalysis::Allowed { used })
@@ -119,11 +128,12 @@ pub async fn refund_free_analysis(
     ip_address: &str,
     at: DateTime<Utc>,
 ) -> StoreResult<bool> {
-    let updated = exec(
-        db,
-        "UPDATE ip_daily_usage SET used = used - 1 WHERE ip_address = ? AND day = ? AND used > 0",
-        vec![ip_address.into(), utc_day(at).into()],
-    )
-    .await?;
-    Ok(updated.rows_affected() == 1)
+    let updated = ip_daily_usage::Entity::update_many()
+        .col_expr(U::Used, Expr::col(U::Used).sub(1))
+        .filter(U::IpAddress.eq(ip_address))
+        .filter(U::Day.eq(utc_day(at)))
+        .filter(U::Used.gt(0))
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
 }

@@ -128,6 +128,16 @@ fn create_parent_dir(url: &str) -> StoreResult<()> {
     Ok(())
 }
 
+/// Whether the database answers.
+pub async fn ping(db: &DatabaseConnection) -> StoreResult<()> {
+    Ok(db.ping().await?)
+}
+
+/// How many migrations this version knows that the database has not applied.
+pub async fn pending_migrations(db: &DatabaseConnection) -> StoreResult<usize> {
+    Ok(Migrator::get_pending_migrations(db).await?.len())
+}
+
 /// Drops every table and re-creates the schema (`Migrator::fresh`): for development and
 /// tests only, it deletes all data.
 ///

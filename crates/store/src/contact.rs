@@ -3,8 +3,8 @@
 use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait, QueryOrder, QuerySelect};
 
 use crate::StoreResult;
+use crate::clock::now;
 use crate::entity::contact_messages;
-use crate::sql::now;
 
 /// A contact-form message to store.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,13 +6,15 @@
 //! transaction as the balance change.
 
 use chrono::{DateTime, Duration, Utc};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Value,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
+use crate::clock::now;
+use crate::entity::users::Column as U;
 use crate::entity::{credit_ledger, credit_purchases, users};
-use crate::sql::{exec, now};
 use crate::{StoreError, StoreResult, begin_write};
 
 /// Which balance credits came from or went to.
@@ -120,30 +122,25 @@ pub(crate) async fn spend_in<C: ConnectionTrait>(
     let at = now();
     let amount =
         i32::try_from(amount).map_err(|_| StoreError::Conflict("amount too large".into()))?;
-    let trial = exec(
-        txn,
-        "UPDATE users SET trial_credits = trial_credits - ?, updated_at = ? \
-         WHERE id = ? AND trial_credits >= ? AND trial_expires_at > ?",
-        vec![
-            amount.into(),
-            at.into(),
-            user_id.into(),
-            amount.into(),
-            at.into(),
-        ],
-    )
-    .await?;
-    let pool = if trial.rows_affected() == 1 {
+    let trial = users::Entity::update_many()
+        .col_expr(U::TrialCredits, Expr::col(U::TrialCredits).sub(amount))
+        .col_expr(U::UpdatedAt, Expr::value(at))
+        .filter(U::Id.eq(user_id))
+        .filter(U::TrialCredits.gte(amount))
+        .filter(U::TrialExpiresAt.gt(at))
+        .exec(txn)
+        .await?;
+    let pool = if trial.rows_affected == 1 {
         CreditPool::Trial
     } else {
-        let paid = exec(
-            txn,
-            "UPDATE users SET report_credits = report_credits - ?, updated_at = ? \
-             WHERE id = ? AND report_credits >= ?",
-            vec![amount.into(), at.into(), user_id.into(), amount.into()],
-        )
-        .await?;
-        if paid.rows_affected() != 1 {
+        let paid = users::Entity::update_many()
+            .col_expr(U::ReportCredits, Expr::col(U::ReportCredits).sub(amount))
+            .col_expr(U::UpdatedAt, Expr::value(at))
+            .filter(U::Id.eq(user_id))
+            .filter(U::ReportCredits.gte(amount))
+            .exec(txn)
+            .await?;
+        if paid.rows_affected != 1 {
             return Ok(Spend::Insufficient);
         }
         CreditPool::Paid
@@ -164,13 +161,11 @@ pub async fn refund_credits(
     let amount =
         i32::try_from(amount).map_err(|_| StoreError::Conflict("amount too large".into()))?;
     let column = match pool {
-        CreditPool::Paid => "report_credits",
-        CreditPool::Trial => "trial_credits",
+        CreditPool::Paid => U::ReportCredits,
+        CreditPool::Trial => U::TrialCredits,
     };
     let txn = begin_write(db).await?;
-    let sql = format!("UPDATE users SET {column} = {column} + ?, updated_at = ? WHERE id = ?");
-    let updated = exec(&txn, &sql, vec![amount.into(), at.into(), user_id.into()]).await?;
-    if updated.rows_affected() != 1 {
+    if !add_to(&txn, user_id, column, amount, at).await? {
         return Err(StoreError::NotFound);
     }
     ledger(&txn, user_id, amount, pool, "refund", reference, at).await?;
@@ -187,32 +182,27 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
     let credits = i32::try_from(purchase.credits)
         .map_err(|_| StoreError::Conflict("credit amount too large".into()))?;
     let txn = begin_write(db).await?;
-    let inserted = exec(
-        &txn,
-        "INSERT INTO credit_purchases \
-         (user_id, stripe_payment_intent_id, credits_added, amount_paid_cents, package_type, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (stripe_payment_intent_id) DO NOTHING",
-        vec![
-            purchase.user_id.into(),
-            purchase.payment_id.clone().into(),
-            credits.into(),
-            purchase.amount_paid_cents.into(),
-            purchase.package_type.clone().into(),
-            at.into(),
-        ],
+    let inserted = credit_purchases::Entity::insert(credit_purchases::ActiveModel {
+        user_id: Set(Some(purchase.user_id)),
+        stripe_payment_intent_id: Set(purchase.payment_id.clone()),
+        credits_added: Set(credits),
+        amount_paid_cents: Set(purchase.amount_paid_cents),
+        package_type: Set(purchase.package_type.clone()),
+        created_at: Set(at),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::column(credit_purchases::Column::StripePaymentIntentId)
+            .do_nothing()
+            .to_owned(),
     )
+    .exec_without_returning(&txn)
     .await?;
-    if inserted.rows_affected() == 0 {
+    if inserted == 0 {
         txn.rollback().await?;
         return Ok(Grant::AlreadyGranted);
     }
-    let updated = exec(
-        &txn,
-        "UPDATE users SET report_credits = report_credits + ?, updated_at = ? WHERE id = ?",
-        vec![credits.into(), at.into(), purchase.user_id.into()],
-    )
-    .await?;
-    if updated.rows_affected() != 1 {
+    if !add_to(&txn, purchase.user_id, U::ReportCredits, credits, at).await? {
         txn.rollback().await?;
         return Err(StoreError::NotFound);
     }
@@ -242,13 +232,7 @@ pub async fn grant_credits(
     let credits =
         i32::try_from(credits).map_err(|_| StoreError::Conflict("amount too large".into()))?;
     let txn = begin_write(db).await?;
-    let updated = exec(
-        &txn,
-        "UPDATE users SET report_credits = report_credits + ?, updated_at = ? WHERE id = ?",
-        vec![credits.into(), at.into(), user_id.into()],
-    )
-    .await?;
-    if updated.rows_affected() != 1 {
+    if !add_to(&txn, user_id, U::ReportCredits, credits, at).await? {
         return Err(StoreError::NotFound);
     }
     ledger(
@@ -281,21 +265,16 @@ pub async fn start_trial(
     let credits =
         i32::try_from(credits).map_err(|_| StoreError::Conflict("amount too large".into()))?;
     let txn = begin_write(db).await?;
-    let updated = exec(
-        &txn,
-        "UPDATE users SET has_used_trial = ?, trial_credits = ?, trial_expires_at = ?, updated_at = ? \
-         WHERE id = ? AND has_used_trial = ?",
-        vec![
-            true.into(),
-            credits.into(),
-            expires_at.into(),
-            at.into(),
-            user_id.into(),
-            false.into(),
-        ],
-    )
-    .await?;
-    if updated.rows_affected() != 1 {
+    let updated = users::Entity::update_many()
+        .col_expr(U::HasUsedTrial, Expr::value(true))
+        .col_expr(U::TrialCredits, Expr::value(credits))
+        .col_expr(U::TrialExpiresAt, Expr::value(expires_at))
+        .col_expr(U::UpdatedAt, Expr::value(at))
+        .filter(U::Id.eq(user_id))
+        .filter(U::HasUsedTrial.eq(false))
+        .exec(&txn)
+        .await?;
+    if updated.rows_affected != 1 {
         txn.rollback().await?;
         ensure_user_exists(db, user_id).await?;
         return Err(StoreError::Conflict("trial already used".into()));
@@ -364,19 +343,33 @@ async fn ledger<C: ConnectionTrait>(
     reference: Option<&str>,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
-    exec(
-        db,
-        "INSERT INTO credit_ledger (user_id, delta, pool, reason, reference, created_at) \
-         VALUES (?, ?, ?, ?, ?, ?)",
-        vec![
-            user_id.into(),
-            delta.into(),
-            pool.as_str().into(),
-            reason.into(),
-            Value::from(reference.map(str::to_owned)),
-            at.into(),
-        ],
-    )
+    credit_ledger::Entity::insert(credit_ledger::ActiveModel {
+        user_id: Set(user_id),
+        delta: Set(delta),
+        pool: Set(pool.as_str().to_owned()),
+        reason: Set(reason.to_owned()),
+        reference: Set(reference.map(str::to_owned)),
+        created_at: Set(at),
+        ..Default::default()
+    })
+    .exec_without_returning(db)
     .await?;
     Ok(())
+}
+
+/// Adds `amount` to a balance column of a user; `false` when there is no such user.
+async fn add_to<C: ConnectionTrait>(
+    db: &C,
+    user_id: i64,
+    column: U,
+    amount: i32,
+    at: DateTime<Utc>,
+) -> StoreResult<bool> {
+    let updated = users::Entity::update_many()
+        .col_expr(column, Expr::col(column).add(amount))
+        .col_expr(U::UpdatedAt, Expr::value(at))
+        .filter(U::Id.eq(user_id))
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
 }

@@ -7,17 +7,20 @@
 //! on the row, so any web node can tell a late client the latest state.
 
 use chrono::{DateTime, Utc};
+use domain::report::{ProgressEvent, ProgressEventType, ReportType};
+use sea_orm::sea_query::{Expr, ExprTrait, Func, LockBehavior, LockType, Order, Query};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QuerySelect, Value,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 use uuid::Uuid;
 
 use crate::allowance::{FreeAnalysis, record_in};
+use crate::clock::now;
 use crate::credits::{CreditPool, Spend, ensure_user_exists, spend_in};
 use crate::entity::analysis_jobs;
+use crate::entity::analysis_jobs::Column as C;
 use crate::results::{NewResult, insert_result};
-use crate::sql::{exec, now, query_all, query_one};
 use crate::stats::{ANALYSES_COMPLETED, increment};
 use crate::{StoreError, StoreResult, begin_write, websites};
 
@@ -63,43 +66,139 @@ impl JobStatus {
     }
 }
 
-impl analysis_jobs::Model {
-    /// The job's status; `None` only if the row holds a value this version does not know.
-    pub fn job_status(&self) -> Option<JobStatus> {
-        JobStatus::parse(&self.status)
+/// An analysis job as stored in `analysis_jobs`, with its status and depth typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Random id; also the analysis id clients know.
+    pub id: Uuid,
+    /// The website it counts against.
+    pub website_id: i64,
+    /// The address as the visitor typed it.
+    pub url: String,
+    /// The normalised address.
+    pub canonical_url: String,
+    /// Where the job is in its life.
+    pub status: JobStatus,
+    /// Report depth.
+    pub report_type: ReportType,
+    /// Pages to crawl.
+    pub requested_pages: u32,
+    /// Percent done, 0-100.
+    pub progress: u8,
+    /// The current step, while running.
+    pub step: Option<String>,
+    /// What is happening, for a person.
+    pub message: Option<String>,
+    /// Why the job failed, for the visitor.
+    pub error: Option<String>,
+    /// How many times a worker claimed it.
+    pub attempts: u32,
+    /// The worker that owns it while running.
+    pub claimed_by: Option<String>,
+    /// The owner's last sign of life.
+    pub heartbeat_at: Option<DateTime<Utc>>,
+    /// When it was queued.
+    pub created_at: DateTime<Utc>,
+    /// When it last changed.
+    pub updated_at: DateTime<Utc>,
+    /// When a worker first started it.
+    pub started_at: Option<DateTime<Utc>>,
+    /// When it completed or failed.
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The signed-in requester, if any.
+    pub requester_user_id: Option<i64>,
+    /// The requester's address.
+    pub requester_ip: Option<String>,
+    /// The report it produced.
+    pub result_id: Option<Uuid>,
+}
+
+impl TryFrom<analysis_jobs::Model> for Job {
+    type Error = StoreError;
+
+    fn try_from(row: analysis_jobs::Model) -> StoreResult<Job> {
+        let status = JobStatus::parse(&row.status).ok_or_else(|| {
+            StoreError::data(format!("stored job status {:?} is unknown", row.status))
+        })?;
+        let report_type = parse_tier(&row.tier)
+            .ok_or_else(|| StoreError::data(format!("stored tier {:?} is unknown", row.tier)))?;
+        Ok(Job {
+            id: row.id,
+            website_id: row.website_id,
+            url: row.url,
+            canonical_url: row.canonical_url,
+            status,
+            report_type,
+            requested_pages: u32::try_from(row.requested_pages).unwrap_or(0),
+            progress: u8::try_from(row.progress.clamp(0, 100)).unwrap_or(0),
+            step: row.step,
+            message: row.message,
+            error: row.error,
+            attempts: u32::try_from(row.attempts).unwrap_or(0),
+            claimed_by: row.claimed_by,
+            heartbeat_at: row.heartbeat_at,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            started_at: row.started_at,
+            finished_at: row.finished_at,
+            requester_user_id: row.requester_user_id,
+            requester_ip: row.requester_ip,
+            result_id: row.result_id,
+        })
     }
 }
 
-/// The report depth a job was asked for (SPEC.md section 9).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tier {
-    /// One page, free or half a credit.
-    Basic,
-    /// About ten pages, one credit.
-    Standard,
-    /// About twenty pages, white-label, two credits.
-    Premium,
+impl Job {
+    /// The progress event that tells a client this job's stored state (SPEC.md section 7).
+    pub fn progress_event(&self) -> ProgressEvent {
+        let kind = match self.status {
+            JobStatus::Complete => ProgressEventType::Complete,
+            JobStatus::Failed => ProgressEventType::Error,
+            JobStatus::Queued | JobStatus::Running => ProgressEventType::Progress,
+        };
+        let message = match kind {
+            ProgressEventType::Error => self
+                .error
+                .clone()
+                .unwrap_or_else(|| "Analysis failed".to_owned()),
+            ProgressEventType::Complete => "Analysis complete!".to_owned(),
+            _ => self
+                .message
+                .clone()
+                .unwrap_or_else(|| "Waiting for a free analyser".to_owned()),
+        };
+        ProgressEvent {
+            kind,
+            analysis_id: self.id.to_string(),
+            step: self.step.clone().filter(|s| s != "complete"),
+            progress: u32::from(self.progress),
+            message,
+            timestamp: self.updated_at.timestamp_millis() as f64,
+            result_id: self.result_id.map(|id| id.to_string()),
+        }
+    }
+
+    /// Whether a failure of this job gives its visitor's free analysis back: an anonymous
+    /// basic analysis used one (SPEC.md section 9).
+    pub fn used_free_allowance(&self) -> bool {
+        self.report_type == ReportType::Basic && self.requester_user_id.is_none()
+    }
 }
 
-impl Tier {
-    /// The value stored in `analysis_jobs.tier` and `analysis_results.tier`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Basic => "basic",
-            Tier::Standard => "standard",
-            Tier::Premium => "premium",
-        }
+/// The value a report type is stored as in `analysis_jobs.tier` and `analysis_results.tier`.
+pub(crate) fn tier_value(report_type: ReportType) -> &'static str {
+    match report_type {
+        ReportType::Basic => "basic",
+        ReportType::Standard => "standard",
+        ReportType::Premium => "premium",
     }
+}
 
-    /// Reads a stored tier.
-    pub fn parse(value: &str) -> Option<Tier> {
-        match value {
-            "basic" => Some(Tier::Basic),
-            "standard" => Some(Tier::Standard),
-            "premium" => Some(Tier::Premium),
-            _ => None,
-        }
-    }
+/// Reads a stored tier.
+pub(crate) fn parse_tier(value: &str) -> Option<ReportType> {
+    [ReportType::Basic, ReportType::Standard, ReportType::Premium]
+        .into_iter()
+        .find(|t| tier_value(*t) == value)
 }
 
 /// An analysis to queue.
@@ -109,8 +208,8 @@ pub struct NewAnalysis {
     pub url: String,
     /// The normalised address (the website's identity).
     pub canonical_url: String,
-    /// Report depth.
-    pub tier: Tier,
+    /// Report depth (SPEC.md section 9).
+    pub report_type: ReportType,
     /// Pages to crawl.
     pub requested_pages: u32,
     /// The signed-in requester, if any.
@@ -130,10 +229,7 @@ pub struct Recovery {
 
 /// Counts the analysis on its website (creating the website on first sight) and queues the
 /// job, in one transaction.
-pub async fn enqueue_analysis(
-    db: &DatabaseConnection,
-    analysis: &NewAnalysis,
-) -> StoreResult<analysis_jobs::Model> {
+pub async fn enqueue_analysis(db: &DatabaseConnection, analysis: &NewAnalysis) -> StoreResult<Job> {
     let txn = begin_write(db).await?;
     let job = enqueue_in(&txn, analysis).await?;
     txn.commit().await?;
@@ -150,7 +246,7 @@ pub async fn enqueue_free_analysis(
     at: DateTime<Utc>,
     limit: u32,
     analysis: &NewAnalysis,
-) -> StoreResult<Option<analysis_jobs::Model>> {
+) -> StoreResult<Option<Job>> {
     let txn = begin_write(db).await?;
     match record_in(&txn, ip_address, &analysis.canonical_url, at, limit).await? {
         FreeAnalysis::LimitReached => {
@@ -173,7 +269,7 @@ pub async fn enqueue_paid_analysis(
     db: &DatabaseConnection,
     credits: u32,
     analysis: &NewAnalysis,
-) -> StoreResult<Option<(analysis_jobs::Model, CreditPool)>> {
+) -> StoreResult<Option<(Job, CreditPool)>> {
     let user_id = analysis
         .requester_user_id
         .ok_or_else(|| StoreError::Conflict("a paid analysis needs a requesting user".into()))?;
@@ -192,78 +288,91 @@ pub async fn enqueue_paid_analysis(
     }
 }
 
-async fn enqueue_in<C: ConnectionTrait>(
-    txn: &C,
-    analysis: &NewAnalysis,
-) -> StoreResult<analysis_jobs::Model> {
+async fn enqueue_in<C: ConnectionTrait>(txn: &C, analysis: &NewAnalysis) -> StoreResult<Job> {
     let at = now();
-    let id = Uuid::new_v4();
-    let pages = i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX);
     let website = websites::upsert(txn, &analysis.canonical_url, at).await?;
-    exec(
-        txn,
-        "INSERT INTO analysis_jobs (id, website_id, url, canonical_url, status, tier, requested_pages, \
-         progress, attempts, created_at, updated_at, requester_user_id, requester_ip) \
-         VALUES (?, ?, ?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)",
-        vec![
-            id.into(),
-            website.id.into(),
-            analysis.url.clone().into(),
-            analysis.canonical_url.clone().into(),
-            analysis.tier.as_str().into(),
-            pages.into(),
-            at.into(),
-            at.into(),
-            Value::from(analysis.requester_user_id),
-            Value::from(analysis.requester_ip.clone()),
-        ],
-    )
-    .await?;
-    analysis_jobs::Entity::find_by_id(id)
-        .one(txn)
+    let row = analysis_jobs::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        website_id: Set(website.id),
+        url: Set(analysis.url.clone()),
+        canonical_url: Set(analysis.canonical_url.clone()),
+        status: Set(JobStatus::Queued.as_str().to_owned()),
+        tier: Set(tier_value(analysis.report_type).to_owned()),
+        requested_pages: Set(i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX)),
+        progress: Set(0),
+        step: Set(None),
+        message: Set(None),
+        error: Set(None),
+        attempts: Set(0),
+        claimed_by: Set(None),
+        heartbeat_at: Set(None),
+        created_at: Set(at),
+        updated_at: Set(at),
+        started_at: Set(None),
+        finished_at: Set(None),
+        requester_user_id: Set(analysis.requester_user_id),
+        requester_ip: Set(analysis.requester_ip.clone()),
+        result_id: Set(None),
+    };
+    analysis_jobs::Entity::insert(row)
+        .exec_with_returning(txn)
         .await?
-        .ok_or(StoreError::NotFound)
+        .try_into()
 }
 
 /// The job with this id.
-pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<analysis_jobs::Model> {
+pub async fn get_job(db: &DatabaseConnection, id: Uuid) -> StoreResult<Job> {
     analysis_jobs::Entity::find_by_id(id)
         .one(db)
         .await?
-        .ok_or(StoreError::NotFound)
+        .ok_or(StoreError::NotFound)?
+        .try_into()
+}
+
+/// An update of the job `job_id` that only applies while `worker_id` runs it.
+fn owned_by(job_id: Uuid, worker_id: &str) -> sea_orm::UpdateMany<analysis_jobs::Entity> {
+    analysis_jobs::Entity::update_many()
+        .filter(C::Id.eq(job_id))
+        .filter(C::ClaimedBy.eq(worker_id))
+        .filter(C::Status.eq(JobStatus::Running.as_str()))
 }
 
 /// Claims the oldest queued job for `worker_id`, or returns `None` when the queue is empty.
 ///
 /// PostgreSQL picks the row with `FOR UPDATE SKIP LOCKED`, so concurrent workers take
-/// different jobs without waiting on each other. SQLite runs one writer at a time; the
-/// `status = 'queued'` guard on the update makes a second claimant of the same row update
-/// nothing. Either way no job is ever claimed twice.
-pub async fn claim_next_job(
-    db: &DatabaseConnection,
-    worker_id: &str,
-) -> StoreResult<Option<analysis_jobs::Model>> {
+/// different jobs without waiting on each other. SQLite runs one writer at a time (and has no
+/// row locks: the query builder leaves the clause out); the `status = 'queued'` guard on the
+/// update makes a second claimant of the same row update nothing. Either way no job is ever
+/// claimed twice.
+pub async fn claim_next_job(db: &DatabaseConnection, worker_id: &str) -> StoreResult<Option<Job>> {
     let at = now();
-    let lock = match db.get_database_backend() {
-        DbBackend::Postgres => " FOR UPDATE SKIP LOCKED",
-        _ => "",
-    };
-    let sql = format!(
-        "UPDATE analysis_jobs SET status = 'running', claimed_by = ?, heartbeat_at = ?, updated_at = ?, \
-         started_at = COALESCE(started_at, ?), attempts = attempts + 1 \
-         WHERE status = 'queued' AND id = (SELECT id FROM analysis_jobs WHERE status = 'queued' \
-         ORDER BY created_at, id LIMIT 1{lock}) \
-         RETURNING *"
-    );
-    let row = query_one(
-        db,
-        &sql,
-        vec![worker_id.into(), at.into(), at.into(), at.into()],
-    )
-    .await?;
-    Ok(row
-        .map(|row| analysis_jobs::Model::from_query_result(&row, ""))
-        .transpose()?)
+    let queued = JobStatus::Queued.as_str();
+    let oldest = Query::select()
+        .column(C::Id)
+        .from(analysis_jobs::Entity)
+        .and_where(Expr::col(C::Status).eq(queued))
+        .order_by(C::CreatedAt, Order::Asc)
+        .order_by(C::Id, Order::Asc)
+        .limit(1)
+        .lock_with_behavior(LockType::Update, LockBehavior::SkipLocked)
+        .to_owned();
+    let claimed = analysis_jobs::Entity::update_many()
+        .col_expr(C::Status, Expr::value(JobStatus::Running.as_str()))
+        .col_expr(C::ClaimedBy, Expr::value(worker_id))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(
+            C::StartedAt,
+            Func::coalesce([Expr::col(C::StartedAt), Expr::value(at)]).into(),
+        )
+        .col_expr(C::Attempts, Expr::col(C::Attempts).add(1))
+        .filter(C::Status.eq(queued))
+        // `id = (subquery)`, not `IN`: PostgreSQL evaluates a scalar subquery once, while an
+        // `IN` subquery may be run again for each row and so claim several jobs.
+        .filter(Expr::col((analysis_jobs::Entity, C::Id)).eq(oldest))
+        .exec_with_returning(db)
+        .await?;
+    claimed.into_iter().next().map(Job::try_from).transpose()
 }
 
 /// Records that `worker_id` is still working on the job.
@@ -271,14 +380,11 @@ pub async fn claim_next_job(
 /// Fails with [`StoreError::Conflict`] when the job is no longer this worker's (it was
 /// recovered after a missed heartbeat, or finished): the worker should stop.
 pub async fn heartbeat(db: &DatabaseConnection, job_id: Uuid, worker_id: &str) -> StoreResult<()> {
-    let at = now();
-    let updated = exec(
-        db,
-        "UPDATE analysis_jobs SET heartbeat_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'",
-        vec![at.into(), job_id.into(), worker_id.into()],
-    )
-    .await?;
-    owned(updated.rows_affected())
+    let updated = owned_by(job_id, worker_id)
+        .col_expr(C::HeartbeatAt, Expr::value(now()))
+        .exec(db)
+        .await?;
+    owned(updated.rows_affected)
 }
 
 /// Stores the job's progress (percent 0-100, the current step and a message); it also counts
@@ -292,23 +398,15 @@ pub async fn update_progress(
     message: &str,
 ) -> StoreResult<()> {
     let at = now();
-    let progress = i32::from(progress.min(100));
-    let updated = exec(
-        db,
-        "UPDATE analysis_jobs SET progress = ?, step = ?, message = ?, heartbeat_at = ?, updated_at = ? \
-         WHERE id = ? AND claimed_by = ? AND status = 'running'",
-        vec![
-            progress.into(),
-            step.into(),
-            message.into(),
-            at.into(),
-            at.into(),
-            job_id.into(),
-            worker_id.into(),
-        ],
-    )
-    .await?;
-    owned(updated.rows_affected())
+    let updated = owned_by(job_id, worker_id)
+        .col_expr(C::Progress, Expr::value(i32::from(Ord::min(progress, 100))))
+        .col_expr(C::Step, Expr::value(step))
+        .col_expr(C::Message, Expr::value(message))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .exec(db)
+        .await?;
+    owned(updated.rows_affected)
 }
 
 /// Stores the job's report and marks the job complete, in one transaction; returns the
@@ -324,35 +422,27 @@ pub async fn complete_job(
     let txn = begin_write(db).await?;
     // Take the job first: on SQLite this is the transaction's first write, and on PostgreSQL
     // it locks the row so a concurrent recovery waits for this commit.
-    let row = query_one(
-        &txn,
-        "UPDATE analysis_jobs SET status = 'complete', progress = 100, step = 'complete', \
-         message = 'Analysis complete', heartbeat_at = ?, updated_at = ?, finished_at = ? \
-         WHERE id = ? AND claimed_by = ? AND status = 'running' \
-         RETURNING website_id, url, tier",
-        vec![
-            at.into(),
-            at.into(),
-            at.into(),
-            job_id.into(),
-            worker_id.into(),
-        ],
-    )
-    .await?;
-    let Some(row) = row else {
+    let taken = owned_by(job_id, worker_id)
+        .col_expr(C::Status, Expr::value(JobStatus::Complete.as_str()))
+        .col_expr(C::Progress, Expr::value(100))
+        .col_expr(C::Step, Expr::value("complete"))
+        .col_expr(C::Message, Expr::value("Analysis complete"))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(C::FinishedAt, Expr::value(at))
+        .exec_with_returning(&txn)
+        .await?;
+    let Some(job) = taken.into_iter().next() else {
         txn.rollback().await?;
         return Err(lost());
     };
-    let website_id: i64 = row.try_get("", "website_id")?;
-    let url: String = row.try_get("", "url")?;
-    let tier: String = row.try_get("", "tier")?;
-    let result_id = insert_result(&txn, website_id, &url, &tier, result).await?;
-    exec(
-        &txn,
-        "UPDATE analysis_jobs SET result_id = ? WHERE id = ?",
-        vec![result_id.into(), job_id.into()],
-    )
-    .await?;
+    let job = Job::try_from(job)?;
+    let result_id = insert_result(&txn, job.website_id, &job.url, job.report_type, result).await?;
+    analysis_jobs::Entity::update_many()
+        .col_expr(C::ResultId, Expr::value(result_id))
+        .filter(C::Id.eq(job_id))
+        .exec(&txn)
+        .await?;
     increment(&txn, ANALYSES_COMPLETED).await?;
     txn.commit().await?;
     Ok(result_id)
@@ -367,21 +457,15 @@ pub async fn fail_job(
     error: &str,
 ) -> StoreResult<()> {
     let at = now();
-    let updated = exec(
-        db,
-        "UPDATE analysis_jobs SET status = 'failed', error = ?, heartbeat_at = ?, updated_at = ?, \
-         finished_at = ? WHERE id = ? AND claimed_by = ? AND status = 'running'",
-        vec![
-            error.into(),
-            at.into(),
-            at.into(),
-            at.into(),
-            job_id.into(),
-            worker_id.into(),
-        ],
-    )
-    .await?;
-    owned(updated.rows_affected())
+    let updated = owned_by(job_id, worker_id)
+        .col_expr(C::Status, Expr::value(JobStatus::Failed.as_str()))
+        .col_expr(C::Error, Expr::value(error))
+        .col_expr(C::HeartbeatAt, Expr::value(at))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(C::FinishedAt, Expr::value(at))
+        .exec(db)
+        .await?;
+    owned(updated.rows_affected)
 }
 
 /// Recovers running jobs whose last heartbeat is older than `heartbeat_before`: a job claimed
@@ -395,38 +479,39 @@ pub async fn recover_stale_jobs(
     heartbeat_before: DateTime<Utc>,
 ) -> StoreResult<Recovery> {
     let at = now();
-    let failed = query_all(
-        db,
-        "UPDATE analysis_jobs SET status = 'failed', error = ?, message = ?, claimed_by = NULL, \
-         updated_at = ?, finished_at = ? \
-         WHERE status = 'running' AND heartbeat_at < ? AND attempts >= ? RETURNING id",
-        vec![
-            INTERRUPTED_TWICE.into(),
-            INTERRUPTED_TWICE.into(),
-            at.into(),
-            at.into(),
-            heartbeat_before.into(),
-            MAX_JOB_ATTEMPTS.into(),
-        ],
-    )
-    .await?;
-    let requeued = query_all(
-        db,
-        "UPDATE analysis_jobs SET status = 'queued', claimed_by = NULL, heartbeat_at = NULL, \
-         progress = 0, step = NULL, message = 'The analysis was interrupted and will be retried', \
-         updated_at = ? \
-         WHERE status = 'running' AND heartbeat_at < ? AND attempts < ? RETURNING id",
-        vec![at.into(), heartbeat_before.into(), MAX_JOB_ATTEMPTS.into()],
-    )
-    .await?;
-    let ids = |rows: Vec<sea_orm::QueryResult>| -> StoreResult<Vec<Uuid>> {
-        rows.iter()
-            .map(|row| Ok(row.try_get::<Uuid>("", "id")?))
-            .collect()
+    let stale = || {
+        analysis_jobs::Entity::update_many()
+            .filter(C::Status.eq(JobStatus::Running.as_str()))
+            .filter(C::HeartbeatAt.lt(heartbeat_before))
     };
+    let failed = stale()
+        .filter(C::Attempts.gte(MAX_JOB_ATTEMPTS))
+        .col_expr(C::Status, Expr::value(JobStatus::Failed.as_str()))
+        .col_expr(C::Error, Expr::value(INTERRUPTED_TWICE))
+        .col_expr(C::Message, Expr::value(INTERRUPTED_TWICE))
+        .col_expr(C::ClaimedBy, Expr::value(Option::<String>::None))
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .col_expr(C::FinishedAt, Expr::value(at))
+        .exec_with_returning(db)
+        .await?;
+    let requeued = stale()
+        .filter(C::Attempts.lt(MAX_JOB_ATTEMPTS))
+        .col_expr(C::Status, Expr::value(JobStatus::Queued.as_str()))
+        .col_expr(C::ClaimedBy, Expr::value(Option::<String>::None))
+        .col_expr(C::HeartbeatAt, Expr::value(Option::<DateTime<Utc>>::None))
+        .col_expr(C::Progress, Expr::value(0))
+        .col_expr(C::Step, Expr::value(Option::<String>::None))
+        .col_expr(
+            C::Message,
+            Expr::value("The analysis was interrupted and will be retried"),
+        )
+        .col_expr(C::UpdatedAt, Expr::value(at))
+        .exec_with_returning(db)
+        .await?;
+    let ids = |rows: Vec<analysis_jobs::Model>| rows.into_iter().map(|r| r.id).collect();
     Ok(Recovery {
-        requeued: ids(requeued)?,
-        failed: ids(failed)?,
+        requeued: ids(requeued),
+        failed: ids(failed),
     })
 }
 
@@ -447,13 +532,16 @@ pub async fn jobs_for_user(
     db: &DatabaseConnection,
     user_id: i64,
     limit: u64,
-) -> StoreResult<Vec<analysis_jobs::Model>> {
-    Ok(analysis_jobs::Entity::find()
+) -> StoreResult<Vec<Job>> {
+    analysis_jobs::Entity::find()
         .filter(analysis_jobs::Column::RequesterUserId.eq(user_id))
         .order_by_desc(analysis_jobs::Column::CreatedAt)
         .limit(limit)
         .all(db)
-        .await?)
+        .await?
+        .into_iter()
+        .map(Job::try_from)
+        .collect()
 }
 
 /// The newest `limit` jobs, optionally only those in one status, newest first (admin view).
@@ -461,14 +549,17 @@ pub async fn recent_jobs(
     db: &DatabaseConnection,
     status: Option<JobStatus>,
     limit: u64,
-) -> StoreResult<Vec<analysis_jobs::Model>> {
+) -> StoreResult<Vec<Job>> {
     let mut query = analysis_jobs::Entity::find();
     if let Some(status) = status {
         query = query.filter(analysis_jobs::Column::Status.eq(status.as_str()));
     }
-    Ok(query
+    query
         .order_by_desc(analysis_jobs::Column::CreatedAt)
         .limit(limit)
         .all(db)
-        .await?)
+        .await?
+        .into_iter()
+        .map(Job::try_from)
+        .collect()
 }

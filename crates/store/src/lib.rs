@@ -15,6 +15,10 @@
 //!   [`jobs::recover_stale_jobs`] re-queues (once) or fails jobs whose worker went silent;
 //! - [`websites::record_website_analysis`] counts analyses per canonical URL.
 //!
+//! Every statement is built with sea-orm or its query builder (sea-query), which writes each
+//! engine's placeholders and leaves out what an engine lacks (SQLite has no `FOR UPDATE SKIP
+//! LOCKED`); stored enum values come from their Rust enums, never from SQL text.
+//!
 //! Tests: `cargo test -p store` runs every integration test on a fresh SQLite file and on a
 //! fresh PostgreSQL database (`SITELENS_TEST_POSTGRES`, default
 //! `postgres://postgres@127.0.0.1:5432`, dropped afterwards). Without PostgreSQL the second
@@ -24,6 +28,7 @@
 pub mod accounts;
 pub mod affiliates;
 pub mod allowance;
+mod clock;
 mod connect;
 pub mod contact;
 pub mod credits;
@@ -31,21 +36,23 @@ pub mod entity;
 mod error;
 pub mod jobs;
 pub mod links;
+pub mod notify;
 pub mod outbox;
 pub mod reports;
 pub mod results;
 pub mod sessions;
-mod sql;
 pub mod stats;
 pub mod tokens;
 pub mod users;
 pub mod websites;
 
-pub use connect::{SQLITE_BUSY_TIMEOUT, connect, connect_with_pool_size, open, reset};
+pub use clock::now;
+pub use connect::{
+    SQLITE_BUSY_TIMEOUT, connect, connect_with_pool_size, open, pending_migrations, ping, reset,
+};
 pub use error::{StoreError, StoreResult};
 pub use migration::{Migrator, MigratorTrait};
 pub use sea_orm::DatabaseConnection;
-pub use sql::now;
 
 use sea_orm::{DatabaseTransaction, SqliteTransactionMode, TransactionOptions, TransactionTrait};
 

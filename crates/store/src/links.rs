@@ -6,10 +6,18 @@
 
 use std::collections::BTreeMap;
 
-use sea_orm::{DatabaseConnection, Value};
+use sea_orm::sea_query::{
+    Alias, Asterisk, Expr, ExprTrait, Func, OnConflict, Order, Query, SelectStatement,
+};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+};
 use url::Url;
 
-use crate::sql::{exec, now, query_all, query_one};
+use crate::clock::now;
+use crate::entity::crawled_pages::Column as P;
+use crate::entity::page_links::Column as L;
+use crate::entity::{crawled_pages, page_links};
 use crate::{StoreError, StoreResult, begin_write};
 
 /// A link found on a page.
@@ -91,41 +99,59 @@ pub async fn record_page_links(
             .or_insert((host, link.nofollow));
     }
     let txn = begin_write(db).await?;
-    let row = query_one(
-        &txn,
-        "INSERT INTO crawled_pages (url, host, last_crawled_at) VALUES (?, ?, ?) \
-         ON CONFLICT (url) DO UPDATE SET last_crawled_at = excluded.last_crawled_at, host = excluded.host \
-         RETURNING id",
-        vec![page_url.into(), page_host.into(), now().into()],
+    let page = crawled_pages::Entity::insert(crawled_pages::ActiveModel {
+        url: Set(page_url.to_owned()),
+        host: Set(page_host),
+        last_crawled_at: Set(now()),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::column(P::Url)
+            .update_columns([P::LastCrawledAt, P::Host])
+            .to_owned(),
     )
-    .await?
-    .ok_or_else(|| StoreError::Conflict("upsert returned no row".into()))?;
-    let page_id: i64 = row.try_get("", "id")?;
-    exec(
-        &txn,
-        "DELETE FROM page_links WHERE from_page_id = ?",
-        vec![page_id.into()],
-    )
+    .exec_with_returning(&txn)
     .await?;
+    page_links::Entity::delete_many()
+        .filter(L::FromPageId.eq(page.id))
+        .exec(&txn)
+        .await?;
     let entries: Vec<_> = unique.into_iter().collect();
     for chunk in entries.chunks(INSERT_BATCH) {
-        let placeholders = vec!["(?, ?, ?, ?)"; chunk.len()].join(", ");
-        let mut values: Vec<Value> = Vec::with_capacity(chunk.len() * 4);
-        for (to_url, (to_host, nofollow)) in chunk {
-            values.push(page_id.into());
-            values.push((*to_url).into());
-            values.push(to_host.clone().into());
-            values.push((*nofollow).into());
-        }
-        exec(
-            &txn,
-            &format!("INSERT INTO page_links (from_page_id, to_url, to_host, nofollow) VALUES {placeholders}"),
-            values,
-        )
-        .await?;
+        let rows = chunk
+            .iter()
+            .map(|(to_url, (to_host, nofollow))| page_links::ActiveModel {
+                from_page_id: Set(page.id),
+                to_url: Set((*to_url).to_owned()),
+                to_host: Set(to_host.clone()),
+                nofollow: Set(*nofollow),
+                ..Default::default()
+            });
+        page_links::Entity::insert_many(rows)
+            .exec_without_returning(&txn)
+            .await?;
     }
     txn.commit().await?;
     Ok(entries.len())
+}
+
+/// `page_links` joined to the page each link is on.
+fn links_with_pages() -> SelectStatement {
+    Query::select()
+        .from(page_links::Entity)
+        .inner_join(
+            crawled_pages::Entity,
+            Expr::col((crawled_pages::Entity, P::Id)).equals((page_links::Entity, L::FromPageId)),
+        )
+        .to_owned()
+}
+
+fn page(c: P) -> Expr {
+    Expr::col((crawled_pages::Entity, c))
+}
+
+fn link(c: L) -> Expr {
+    Expr::col((page_links::Entity, c))
 }
 
 /// Hosts linking to `host` from pages on other hosts, most links first.
@@ -133,17 +159,22 @@ pub async fn referring_domains(
     db: &DatabaseConnection,
     host: &str,
 ) -> StoreResult<Vec<ReferringDomain>> {
-    let rows = query_all(
-        db,
-        "SELECT p.host AS host, COUNT(*) AS links, \
-         SUM(CASE WHEN l.nofollow THEN 0 ELSE 1 END) AS followed_links \
-         FROM page_links l JOIN crawled_pages p ON p.id = l.from_page_id \
-         WHERE l.to_host = ? AND p.host <> ? \
-         GROUP BY p.host ORDER BY links DESC, p.host",
-        vec![host.into(), host.into()],
-    )
-    .await?;
-    rows.iter()
+    let query = links_with_pages()
+        .expr_as(page(P::Host), Alias::new("host"))
+        .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("links"))
+        .expr_as(
+            Func::sum(Expr::case(link(L::Nofollow).eq(true), 0).finally(1)),
+            Alias::new("followed_links"),
+        )
+        .and_where(link(L::ToHost).eq(host))
+        .and_where(page(P::Host).ne(host))
+        .group_by_col((crawled_pages::Entity, P::Host))
+        .order_by(Alias::new("links"), Order::Desc)
+        .order_by((crawled_pages::Entity, P::Host), Order::Asc)
+        .to_owned();
+    db.query_all(&query)
+        .await?
+        .iter()
         .map(|row| {
             Ok(ReferringDomain {
                 host: row.try_get("", "host")?,
@@ -160,16 +191,20 @@ pub async fn inbound_links(
     host: &str,
     limit: u64,
 ) -> StoreResult<Vec<InboundLink>> {
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows = query_all(
-        db,
-        "SELECT p.url AS from_url, p.host AS from_host, l.to_url AS to_url, l.nofollow AS nofollow \
-         FROM page_links l JOIN crawled_pages p ON p.id = l.from_page_id \
-         WHERE l.to_host = ? AND p.host <> ? ORDER BY p.url, l.to_url LIMIT ?",
-        vec![host.into(), host.into(), limit.into()],
-    )
-    .await?;
-    rows.iter()
+    let query = links_with_pages()
+        .expr_as(page(P::Url), Alias::new("from_url"))
+        .expr_as(page(P::Host), Alias::new("from_host"))
+        .expr_as(link(L::ToUrl), Alias::new("to_url"))
+        .expr_as(link(L::Nofollow), Alias::new("nofollow"))
+        .and_where(link(L::ToHost).eq(host))
+        .and_where(page(P::Host).ne(host))
+        .order_by((crawled_pages::Entity, P::Url), Order::Asc)
+        .order_by((page_links::Entity, L::ToUrl), Order::Asc)
+        .limit(limit)
+        .to_owned();
+    db.query_all(&query)
+        .await?
+        .iter()
         .map(|row| {
             Ok(InboundLink {
                 from_url: row.try_get("", "from_url")?,
@@ -188,16 +223,22 @@ pub async fn host_edges(
     db: &DatabaseConnection,
     include_nofollow: bool,
 ) -> StoreResult<Vec<HostEdge>> {
-    let rows = query_all(
-        db,
-        "SELECT p.host AS from_host, l.to_host AS to_host, COUNT(*) AS links \
-         FROM page_links l JOIN crawled_pages p ON p.id = l.from_page_id \
-         WHERE p.host <> l.to_host AND (? OR l.nofollow = ?) \
-         GROUP BY p.host, l.to_host ORDER BY p.host, l.to_host",
-        vec![include_nofollow.into(), false.into()],
-    )
-    .await?;
-    rows.iter()
+    let mut query = links_with_pages()
+        .expr_as(page(P::Host), Alias::new("from_host"))
+        .expr_as(link(L::ToHost), Alias::new("to_host"))
+        .expr_as(Func::count(Expr::col(Asterisk)), Alias::new("links"))
+        .and_where(page(P::Host).ne(link(L::ToHost)))
+        .group_by_col((crawled_pages::Entity, P::Host))
+        .group_by_col((page_links::Entity, L::ToHost))
+        .order_by((crawled_pages::Entity, P::Host), Order::Asc)
+        .order_by((page_links::Entity, L::ToHost), Order::Asc)
+        .to_owned();
+    if !include_nofollow {
+        query.and_where(link(L::Nofollow).eq(false));
+    }
+    db.query_all(&query)
+        .await?
+        .iter()
         .map(|row| {
             Ok(HostEdge {
                 from_host: row.try_get("", "from_host")?,
@@ -210,15 +251,15 @@ pub async fn host_edges(
 
 /// The outgoing links stored for a page (empty when it was never crawled).
 pub async fn page_links(db: &DatabaseConnection, page_url: &str) -> StoreResult<Vec<NewLink>> {
-    let rows = query_all(
-        db,
-        "SELECT l.to_url AS to_url, l.nofollow AS nofollow \
-         FROM page_links l JOIN crawled_pages p ON p.id = l.from_page_id \
-         WHERE p.url = ? ORDER BY l.to_url",
-        vec![page_url.into()],
-    )
-    .await?;
-    rows.iter()
+    let query = links_with_pages()
+        .expr_as(link(L::ToUrl), Alias::new("to_url"))
+        .expr_as(link(L::Nofollow), Alias::new("nofollow"))
+        .and_where(page(P::Url).eq(page_url))
+        .order_by((page_links::Entity, L::ToUrl), Order::Asc)
+        .to_owned();
+    db.query_all(&query)
+        .await?
+        .iter()
         .map(|row| {
             Ok(NewLink {
                 to_url: row.try_get("", "to_url")?,
@@ -230,15 +271,37 @@ pub async fn page_links(db: &DatabaseConnection, page_url: &str) -> StoreResult<
 
 /// How much the graph holds, to say how much evidence a score rests on.
 pub async fn graph_size(db: &DatabaseConnection) -> StoreResult<GraphSize> {
-    let row = query_one(
-        db,
-        "SELECT (SELECT COUNT(*) FROM crawled_pages) AS pages, \
-         (SELECT COUNT(*) FROM page_links) AS links, \
-         (SELECT COUNT(DISTINCT host) FROM crawled_pages) AS hosts",
-        vec![],
-    )
-    .await?
-    .ok_or(StoreError::NotFound)?;
+    let count = |query: SelectStatement| Expr::SubQuery(None, Box::new(query.into()));
+    let query = Query::select()
+        .expr_as(
+            count(
+                Query::select()
+                    .expr(Func::count(Expr::col(Asterisk)))
+                    .from(crawled_pages::Entity)
+                    .to_owned(),
+            ),
+            Alias::new("pages"),
+        )
+        .expr_as(
+            count(
+                Query::select()
+                    .expr(Func::count(Expr::col(Asterisk)))
+                    .from(page_links::Entity)
+                    .to_owned(),
+            ),
+            Alias::new("links"),
+        )
+        .expr_as(
+            count(
+                Query::select()
+                    .expr(Func::count_distinct(Expr::col(P::Host)))
+                    .from(crawled_pages::Entity)
+                    .to_owned(),
+            ),
+            Alias::new("hosts"),
+        )
+        .to_owned();
+    let row = db.query_one(&query).await?.ok_or(StoreError::NotFound)?;
     Ok(GraphSize {
         pages: row.try_get("", "pages")?,
         links: row.try_get("", "links")?,

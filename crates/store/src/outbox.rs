@@ -2,13 +2,15 @@
 //! readable by the admin either way (ARCHITECTURE.md section 5: never dropped silently).
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect,
 };
 
+use crate::clock::now;
 use crate::entity::email_outbox;
-use crate::sql::{exec, now};
+use crate::entity::email_outbox::Column as O;
 use crate::{StoreError, StoreResult};
 
 /// Queues an e-mail; returns its id.
@@ -56,13 +58,14 @@ pub async fn mark_email_sent(
     id: i64,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
-    let updated = exec(
-        db,
-        "UPDATE email_outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
-        vec![at.into(), id.into()],
-    )
-    .await?;
-    if updated.rows_affected() == 1 {
+    let updated = email_outbox::Entity::update_many()
+        .col_expr(O::SentAt, Expr::value(at))
+        .col_expr(O::Attempts, Expr::col(O::Attempts).add(1))
+        .col_expr(O::LastError, Expr::value(Option::<String>::None))
+        .filter(O::Id.eq(id))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 1 {
         Ok(())
     } else {
         Err(StoreError::NotFound)
@@ -71,13 +74,13 @@ pub async fn mark_email_sent(
 
 /// Records a failed sending attempt.
 pub async fn mark_email_failed(db: &DatabaseConnection, id: i64, error: &str) -> StoreResult<()> {
-    let updated = exec(
-        db,
-        "UPDATE email_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
-        vec![error.into(), id.into()],
-    )
-    .await?;
-    if updated.rows_affected() == 1 {
+    let updated = email_outbox::Entity::update_many()
+        .col_expr(O::Attempts, Expr::col(O::Attempts).add(1))
+        .col_expr(O::LastError, Expr::value(error))
+        .filter(O::Id.eq(id))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 1 {
         Ok(())
     } else {
         Err(StoreError::NotFound)

@@ -2,11 +2,12 @@
 //! Report form), each with an optional upgrade token for the paid report.
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use uuid::Uuid;
 
+use crate::clock::now;
 use crate::entity::email_reports;
-use crate::sql::{exec, now};
 use crate::{StoreError, StoreResult};
 
 /// A report download request to record.
@@ -76,13 +77,12 @@ pub async fn mark_email_report_sent(
     id: i64,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
-    let updated = exec(
-        db,
-        "UPDATE email_reports SET sent_at = ? WHERE id = ?",
-        vec![at.into(), id.into()],
-    )
-    .await?;
-    if updated.rows_affected() == 1 {
+    let updated = email_reports::Entity::update_many()
+        .col_expr(email_reports::Column::SentAt, Expr::value(at))
+        .filter(email_reports::Column::Id.eq(id))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 1 {
         Ok(())
     } else {
         Err(StoreError::NotFound)

@@ -1,16 +1,37 @@
 //! Finished reports (SPEC.md section 3, analysis_results). Ids are random UUIDs, so a share
 //! link cannot be guessed from another one.
+//!
+//! The row keeps the spec's columns plus `pages_analyzed`; [`NewResult::from_report`] and
+//! [`get_report`] convert between it and the report contract ([`AnalysisReport`]).
 
+use domain::report::{AnalysisReport, ProfessionalAnalysis, ReportType, Scores, Screenshots};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
     QueryOrder, QuerySelect,
 };
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value as Json, json};
 use uuid::Uuid;
 
+use crate::clock::now;
 use crate::entity::analysis_results;
-use crate::sql::now;
+use crate::jobs::{parse_tier, tier_value};
 use crate::{StoreError, StoreResult};
+
+/// The public path blobs (screenshots) are served under; a row stores the key after it, a
+/// report carries the whole path.
+pub const BLOB_PREFIX: &str = "/files/";
+
+/// The public path of a stored blob.
+pub fn blob_url(key: &str) -> String {
+    format!("{BLOB_PREFIX}{key}")
+}
+
+/// The blob key of a public blob path, if it is one.
+pub fn blob_key(url: &str) -> Option<String> {
+    url.strip_prefix(BLOB_PREFIX).map(str::to_owned)
+}
 
 /// A report to store. The website, URL and tier come from the job it completes.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,12 +127,159 @@ impl Default for NewResult {
     }
 }
 
+fn score(v: u32) -> i32 {
+    i32::try_from(v.min(100)).unwrap_or(100)
+}
+
+fn unsigned(v: i32) -> u32 {
+    u32::try_from(v).unwrap_or(0)
+}
+
+fn to_json<T: Serialize>(what: &str, value: &T) -> StoreResult<Json> {
+    serde_json::to_value(value).map_err(|e| StoreError::Data {
+        what: format!("the report's {what} could not be stored"),
+        source: Some(e),
+    })
+}
+
+fn from_json<T: DeserializeOwned>(column: &str, value: Json) -> StoreResult<T> {
+    serde_json::from_value(value).map_err(|e| StoreError::Data {
+        what: format!("stored column {column} is unreadable"),
+        source: Some(e),
+    })
+}
+
+impl NewResult {
+    /// A finished report as a row to insert; screenshot paths are stored as blob keys.
+    pub fn from_report(report: &AnalysisReport) -> StoreResult<NewResult> {
+        let pro = report.professional.as_ref();
+        Ok(NewResult {
+            seo_score: score(report.scores.seo),
+            design_score: score(report.scores.design),
+            technical_score: score(report.scores.technical),
+            performance_score: score(report.scores.performance),
+            overall_score: score(report.scores.overall),
+            seo_findings: to_json("SEO section", &report.seo_analysis)?,
+            design_findings: to_json("design section", &report.design_analysis)?,
+            technical_findings: to_json("technical section", &report.technical_analysis)?,
+            performance_findings: to_json(
+                "performance diagnostics",
+                &report.performance_analysis.diagnostics,
+            )?,
+            action_items: to_json("action plan", &report.action_items)?,
+            domain_authority: pro.and_then(|p| p.domain_authority).map(score),
+            content_quality: pro.and_then(|p| p.content_quality).map(score),
+            backlink_analysis: pro
+                .map(|p| to_json("backlink analysis", &p.backlink_analysis))
+                .transpose()?,
+            internal_link_analysis: pro
+                .map(|p| to_json("internal link analysis", &p.internal_link_analysis))
+                .transpose()?,
+            content_quality_assessment: pro
+                .map(|p| to_json("content quality assessment", &p.content_quality_assessment))
+                .transpose()?,
+            meta_tag_suggestions: pro
+                .map(|p| to_json("meta tag suggestions", &p.meta_tag_suggestions))
+                .transpose()?,
+            header_suggestions: pro
+                .map(|p| to_json("header suggestions", &p.header_suggestions))
+                .transpose()?,
+            robots_analysis: pro
+                .map(|p| to_json("robots.txt analysis", &p.robots_analysis))
+                .transpose()?,
+            sitemap_analysis: pro
+                .map(|p| to_json("sitemap analysis", &p.sitemap_analysis))
+                .transpose()?,
+            performance_analysis: Some(to_json(
+                "performance analysis",
+                &report.performance_analysis,
+            )?),
+            website_colors: Some(to_json("colours", &report.website_colors)?),
+            website_fonts: Some(to_json("fonts", &report.website_fonts)?),
+            screenshot_desktop: report.screenshots.desktop.as_deref().and_then(blob_key),
+            screenshot_mobile: report.screenshots.mobile.as_deref().and_then(blob_key),
+            is_white_labeled: false,
+            whitelabel_user_id: None,
+            pages_analyzed: i32::try_from(report.pages_analyzed).unwrap_or(i32::MAX),
+        })
+    }
+}
+
+/// A stored row as the report the results screen reads.
+pub fn report_from_row(row: analysis_results::Model) -> StoreResult<AnalysisReport> {
+    let report_type = parse_tier(&row.tier)
+        .ok_or_else(|| StoreError::data(format!("stored tier {:?} is unknown", row.tier)))?;
+    let professional = match row.backlink_analysis {
+        Some(backlinks) => Some(ProfessionalAnalysis {
+            domain_authority: row.domain_authority.map(unsigned),
+            content_quality: row.content_quality.map(unsigned),
+            backlink_analysis: from_json("backlink_analysis", backlinks)?,
+            internal_link_analysis: from_json(
+                "internal_link_analysis",
+                row.internal_link_analysis.unwrap_or(Json::Null),
+            )?,
+            content_quality_assessment: from_json(
+                "content_quality_assessment",
+                row.content_quality_assessment.unwrap_or(Json::Null),
+            )?,
+            meta_tag_suggestions: from_json(
+                "meta_tag_suggestions",
+                row.meta_tag_suggestions.unwrap_or(Json::Null),
+            )?,
+            header_suggestions: from_json(
+                "header_suggestions",
+                row.header_suggestions.unwrap_or(Json::Null),
+            )?,
+            robots_analysis: from_json(
+                "robots_analysis",
+                row.robots_analysis.unwrap_or(Json::Null),
+            )?,
+            sitemap_analysis: from_json(
+                "sitemap_analysis",
+                row.sitemap_analysis.unwrap_or(Json::Null),
+            )?,
+        }),
+        None => None,
+    };
+    Ok(AnalysisReport {
+        id: row.id.to_string(),
+        url: row.url,
+        report_type,
+        pages_analyzed: unsigned(row.pages_analyzed).max(1),
+        created_at: row
+            .timestamp
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        scores: Scores {
+            overall: unsigned(row.overall_score),
+            seo: unsigned(row.seo_score),
+            design: unsigned(row.design_score),
+            technical: unsigned(row.technical_score),
+            performance: unsigned(row.performance_score),
+        },
+        seo_analysis: from_json("seo_findings", row.seo_findings)?,
+        design_analysis: from_json("design_findings", row.design_findings)?,
+        technical_analysis: from_json("technical_findings", row.technical_findings)?,
+        performance_analysis: from_json(
+            "performance_analysis",
+            row.performance_analysis.unwrap_or(Json::Null),
+        )?,
+        action_items: from_json("action_items", row.action_items)?,
+        website_colors: from_json("website_colors", row.website_colors.unwrap_or(json!([])))?,
+        website_fonts: from_json("website_fonts", row.website_fonts.unwrap_or(json!([])))?,
+        screenshots: Screenshots {
+            desktop: row.screenshot_desktop.as_deref().map(blob_url),
+            mobile: row.screenshot_mobile.as_deref().map(blob_url),
+        },
+        professional,
+    })
+}
+
 /// Stores a report for a website and returns its new random id.
 pub async fn insert_result<C: ConnectionTrait>(
     db: &C,
     website_id: i64,
     url: &str,
-    tier: &str,
+    report_type: ReportType,
     result: &NewResult,
 ) -> StoreResult<Uuid> {
     let id = Uuid::new_v4();
@@ -120,7 +288,7 @@ pub async fn insert_result<C: ConnectionTrait>(
         id: Set(id),
         website_id: Set(website_id),
         url: Set(url.to_owned()),
-        tier: Set(tier.to_owned()),
+        tier: Set(tier_value(report_type).to_owned()),
         timestamp: Set(now()),
         seo_score: Set(r.seo_score),
         design_score: Set(r.design_score),
@@ -156,7 +324,51 @@ pub async fn insert_result<C: ConnectionTrait>(
     Ok(id)
 }
 
-/// The report with this id.
+/// The report with this id, as the contract type.
+pub async fn get_report(db: &DatabaseConnection, id: Uuid) -> StoreResult<AnalysisReport> {
+    report_from_row(get_result(db, id).await?)
+}
+
+/// What a page's head says about a report, read without its sections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultSummary {
+    /// The analysed address.
+    pub url: String,
+    /// The scores.
+    pub scores: Scores,
+}
+
+/// The address and scores of the report with this id.
+pub async fn get_summary(db: &DatabaseConnection, id: Uuid) -> StoreResult<ResultSummary> {
+    use analysis_results::Column as C;
+    let (url, overall, seo, design, technical, performance) =
+        analysis_results::Entity::find_by_id(id)
+            .select_only()
+            .columns([
+                C::Url,
+                C::OverallScore,
+                C::SeoScore,
+                C::DesignScore,
+                C::TechnicalScore,
+                C::PerformanceScore,
+            ])
+            .into_tuple::<(String, i32, i32, i32, i32, i32)>()
+            .one(db)
+            .await?
+            .ok_or(StoreError::NotFound)?;
+    Ok(ResultSummary {
+        url,
+        scores: Scores {
+            overall: unsigned(overall),
+            seo: unsigned(seo),
+            design: unsigned(design),
+            technical: unsigned(technical),
+            performance: unsigned(performance),
+        },
+    })
+}
+
+/// The stored row of the report with this id.
 pub async fn get_result(db: &DatabaseConnection, id: Uuid) -> StoreResult<analysis_results::Model> {
     analysis_results::Entity::find_by_id(id)
         .one(db)

@@ -2,11 +2,12 @@
 //! as `sessions.id`, so a leaked database cannot be replayed as cookies.
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
 use crate::StoreResult;
+use crate::clock::now;
 use crate::entity::{sessions, users};
-use crate::sql::{exec, now};
 
 /// A session to store.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,12 +72,12 @@ pub async fn touch_session(
     id_hash: &str,
     expires_at: DateTime<Utc>,
 ) -> StoreResult<()> {
-    exec(
-        db,
-        "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?",
-        vec![now().into(), expires_at.into(), id_hash.into()],
-    )
-    .await?;
+    sessions::Entity::update_many()
+        .col_expr(sessions::Column::LastSeenAt, Expr::value(now()))
+        .col_expr(sessions::Column::ExpiresAt, Expr::value(expires_at))
+        .filter(sessions::Column::Id.eq(id_hash))
+        .exec(db)
+        .await?;
     Ok(())
 }
 

@@ -3,11 +3,11 @@
 //! Kept in the `counters` table and incremented in the same transaction as the change they
 //! count, so reading them is one primary-key lookup however large the tables grow.
 
-use sea_orm::{ConnectionTrait, DatabaseConnection, EntityTrait};
+use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
 use crate::StoreResult;
 use crate::entity::counters;
-use crate::sql::exec;
 
 /// Counter name: distinct websites ever analysed.
 pub const WEBSITES_ANALYZED: &str = "websites_analyzed";
@@ -38,11 +38,13 @@ pub async fn stats(db: &DatabaseConnection) -> StoreResult<Stats> {
 
 /// Adds one to a counter, inside the caller's transaction.
 pub(crate) async fn increment<C: ConnectionTrait>(db: &C, name: &str) -> StoreResult<()> {
-    exec(
-        db,
-        "UPDATE counters SET value = value + 1 WHERE name = ?",
-        vec![name.into()],
-    )
-    .await?;
+    counters::Entity::update_many()
+        .col_expr(
+            counters::Column::Value,
+            Expr::col(counters::Column::Value).add(1),
+        )
+        .filter(counters::Column::Name.eq(name))
+        .exec(db)
+        .await?;
     Ok(())
 }

@@ -2,10 +2,11 @@
 //! payment webhook events already handled.
 
 use chrono::{DateTime, Utc};
-use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait};
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 
+use crate::clock::now;
 use crate::entity::{one_time_tokens, webhook_events};
-use crate::sql::{exec, now, query_one};
 use crate::{StoreError, StoreResult};
 
 /// Stores a token's hash for a user and purpose, valid until `expires_at`.
@@ -39,16 +40,17 @@ pub async fn consume_token(
     purpose: &str,
     at: DateTime<Utc>,
 ) -> StoreResult<Option<i64>> {
-    let row = query_one(
-        db,
-        "UPDATE one_time_tokens SET used_at = ? \
-         WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? \
-         RETURNING user_id",
-        vec![at.into(), token_hash.into(), purpose.into(), at.into()],
-    )
-    .await?;
-    row.map(|row| Ok(row.try_get::<i64>("", "user_id")?))
-        .transpose()
+    use one_time_tokens::Column as T;
+    // One guarded update: of two requests with the same token, only one gets the user.
+    let used = one_time_tokens::Entity::update_many()
+        .col_expr(T::UsedAt, Expr::value(at))
+        .filter(T::TokenHash.eq(token_hash))
+        .filter(T::Purpose.eq(purpose))
+        .filter(T::UsedAt.is_null())
+        .filter(T::ExpiresAt.gt(at))
+        .exec_with_returning(db)
+        .await?;
+    Ok(used.first().map(|t| t.user_id))
 }
 
 /// Records a webhook event id; `true` the first time, `false` for a redelivery (handle the
@@ -59,13 +61,19 @@ pub async fn record_webhook_event(
     event_id: &str,
     kind: &str,
 ) -> StoreResult<bool> {
-    let inserted = exec(
-        db,
-        "INSERT INTO webhook_events (id, kind, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
-        vec![event_id.into(), kind.into(), now().into()],
+    let inserted = webhook_events::Entity::insert(webhook_events::ActiveModel {
+        id: Set(event_id.to_owned()),
+        kind: Set(kind.to_owned()),
+        received_at: Set(now()),
+    })
+    .on_conflict(
+        OnConflict::column(webhook_events::Column::Id)
+            .do_nothing()
+            .to_owned(),
     )
+    .exec_without_returning(db)
     .await?;
-    Ok(inserted.rows_affected() == 1)
+    Ok(inserted == 1)
 }
 
 /// Forgets a webhook event (so a failed handling can be retried on redelivery).

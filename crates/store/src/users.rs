@@ -5,8 +5,8 @@ use sea_orm::{
     IntoActiveModel, QueryFilter, QueryOrder, QuerySelect,
 };
 
+use crate::clock::now;
 use crate::entity::users;
-use crate::sql::now;
 use crate::{StoreError, StoreResult};
 
 /// A user to create. Every other column starts at the contract's default.

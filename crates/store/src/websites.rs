@@ -1,12 +1,13 @@
 //! Websites by canonical URL (SPEC.md section 3, websites).
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, FromQueryResult, QueryFilter,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
 };
 
 use crate::entity::websites;
-use crate::sql::query_one;
+use crate::entity::websites::Column as W;
 use crate::stats::{WEBSITES_ANALYZED, increment};
 use crate::{StoreError, StoreResult, begin_write};
 
@@ -32,18 +33,31 @@ pub(crate) async fn upsert<C: ConnectionTrait>(
     canonical_url: &str,
     at: DateTime<Utc>,
 ) -> StoreResult<websites::Model> {
-    let row = query_one(
-        db,
-        "INSERT INTO websites (url, last_analyzed, analysis_count, created_at) VALUES (?, ?, 1, ?) \
-         ON CONFLICT (url) DO UPDATE SET analysis_count = websites.analysis_count + 1, \
-         last_analyzed = CASE WHEN excluded.last_analyzed > websites.last_analyzed \
-         THEN excluded.last_analyzed ELSE websites.last_analyzed END \
-         RETURNING id, url, last_analyzed, analysis_count, created_at",
-        vec![canonical_url.into(), at.into(), at.into()],
+    let stored = |c: W| Expr::col((websites::Entity, c));
+    let offered = |c: W| Expr::col((Alias::new("excluded"), c));
+    let website = websites::Entity::insert(websites::ActiveModel {
+        url: Set(canonical_url.to_owned()),
+        last_analyzed: Set(at),
+        analysis_count: Set(1),
+        created_at: Set(at),
+        ..Default::default()
+    })
+    .on_conflict(
+        OnConflict::column(W::Url)
+            .value(W::AnalysisCount, stored(W::AnalysisCount).add(1))
+            // Analyses may finish out of order: the latest time wins.
+            .value(
+                W::LastAnalyzed,
+                Expr::case(
+                    offered(W::LastAnalyzed).gt(stored(W::LastAnalyzed)),
+                    offered(W::LastAnalyzed),
+                )
+                .finally(stored(W::LastAnalyzed)),
+            )
+            .to_owned(),
     )
-    .await?
-    .ok_or_else(|| StoreError::Conflict("upsert returned no row".into()))?;
-    let website = websites::Model::from_query_result(&row, "")?;
+    .exec_with_returning(db)
+    .await?;
     if website.analysis_count == 1 {
         increment(db, WEBSITES_ANALYZED).await?;
     }

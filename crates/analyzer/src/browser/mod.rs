@@ -44,9 +44,6 @@ pub use metrics::LabMetrics;
 pub use pool::BrowserPool;
 pub use proxy::RefusedRequest;
 
-/// Environment variable naming the Chromium binary, or `off` to run without a browser.
-pub const CHROMIUM_VAR: &str = "SITELENS_CHROMIUM";
-
 /// Where Debian installs Chromium.
 pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -95,13 +92,8 @@ impl Default for BrowserSettings {
 }
 
 impl BrowserSettings {
-    /// Defaults, with the binary taken from `SITELENS_CHROMIUM` (a path, or `off`).
-    pub fn from_env() -> Self {
-        let chromium = match std::env::var(CHROMIUM_VAR) {
-            Ok(v) if is_off(&v) => None,
-            Ok(v) if !v.trim().is_empty() => Some(PathBuf::from(v.trim())),
-            _ => Some(PathBuf::from(DEFAULT_CHROMIUM)),
-        };
+    /// Defaults with this Chromium binary, or without a browser (`None`).
+    pub fn new(chromium: Option<PathBuf>) -> Self {
         Self {
             chromium,
             ..Self::default()
@@ -115,13 +107,6 @@ impl BrowserSettings {
             ..Self::default()
         }
     }
-}
-
-fn is_off(v: &str) -> bool {
-    matches!(
-        v.trim().to_ascii_lowercase().as_str(),
-        "off" | "0" | "false" | "no" | "none" | "disabled"
-    )
 }
 
 /// Why the browser could not measure a page. The HTTP report still stands without it.
@@ -572,11 +557,5 @@ mod tests {
             category_score(&[a("image-alt", false, 10.0), a("document-title", true, 7.0)]),
             Some(41)
         );
-    }
-
-    #[test]
-    fn off_values_disable() {
-        assert!(is_off("off") && is_off(" OFF ") && is_off("0"));
-        assert!(!is_off("/usr/bin/chromium"));
     }
 }

@@ -239,13 +239,9 @@ impl BrowserPool {
         }
     }
 
-    /// A pool configured from the environment (`SITELENS_CHROMIUM`) with the analyzer's SSRF
-    /// policy and resolver.
-    pub fn from_config(config: &crate::AnalyzerConfig) -> Self {
-        Self::new(
-            BrowserSettings::from_env(),
-            RequestGuard::from_config(config),
-        )
+    /// A pool with `settings` and the analyzer's SSRF policy and resolver.
+    pub fn from_config(settings: BrowserSettings, config: &crate::AnalyzerConfig) -> Self {
+        Self::new(settings, RequestGuard::from_config(config))
     }
 
     /// The settings in force.

@@ -22,12 +22,8 @@ use domain::report::{FindingType, LabConditions};
 use crate::support::server::{Reply, Site, TestServer, fixture};
 
 fn settings() -> BrowserSettings {
-    let mut s = BrowserSettings::from_env();
-    if s.chromium.is_none() {
-        // The browser tests need a browser: `off` in the environment does not skip them.
-        s.chromium = Some(analyzer::browser::DEFAULT_CHROMIUM.into());
-    }
-    s
+    // The browser tests need a browser: Debian's Chromium, whatever the environment says.
+    BrowserSettings::default()
 }
 
 /// The test guard: only 127.0.0.1 is exempt; `internal.test` resolves to a private address

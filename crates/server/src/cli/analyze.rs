@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BlobStore, BrowserPool, LocalBlobStore};
-use analyzer::{AnalyzeOptions, Analyzer, AnalyzerConfig, ProgressUpdate};
+use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use clap::Args;
 use domain::report::{AnalysisReport, FindingType, ReportType};
 use futures::future::BoxFuture;
@@ -52,8 +52,8 @@ impl BlobStore for NoScreenshots {
     }
 }
 
-/// Run `analyze` with the configuration from the environment; exit 0 when a report was produced.
-pub fn run(args: AnalyzeArgs) -> ExitCode {
+/// Run `analyze` with the binary's configuration; exit 0 when a report was produced.
+pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -65,13 +65,14 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
     };
     let show_progress = std::io::stderr().is_terminal();
-    let config = AnalyzerConfig::from_env();
+    let analyzer_config = config.analyzer_config();
     // Chromium (SITELENS_CHROMIUM, default /usr/bin/chromium) unless --no-browser; every request
     // the browser makes goes through the same SSRF policy as the fetcher.
-    let browser = (!args.no_browser).then(|| BrowserPool::from_config(&config));
-    let analyzer = match Analyzer::new(config) {
+    let browser = (!args.no_browser)
+        .then(|| BrowserPool::from_config(config.browser_settings(), &analyzer_config));
+    let analyzer = match Analyzer::new(analyzer_config) {
         // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
-        Ok(a) => a.with_advisor(analyzer::llm::LlmAdvisor::from_env()),
+        Ok(a) => a.with_advisor(analyzer::llm::LlmAdvisor::or_rules(config.llm_config())),
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
@@ -305,6 +306,7 @@ mod fixture_server;
 mod tests {
     use std::sync::Arc;
 
+    use analyzer::AnalyzerConfig;
     use analyzer::guard::StaticResolver;
     use clap::Parser;
 

@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use server::Config;
 
 pub mod analyze;
 pub mod serve;
@@ -30,13 +31,21 @@ pub enum Command {
     Migrate,
 }
 
-/// Parse the command line and run the chosen subcommand.
+/// Parse the command line, read the configuration (the environment and `./.env`), and run
+/// the chosen subcommand. A bad setting stops every subcommand before it starts (exit 2).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("sitelens: configuration error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
-        Command::Analyze(args) => analyze::run(args),
-        Command::Serve(args) => serve::serve(args),
-        Command::Worker => serve::worker(),
-        Command::Migrate => serve::migrate(),
+        Command::Analyze(args) => analyze::run(args, &config),
+        Command::Serve(args) => serve::serve(args, config),
+        Command::Worker => serve::worker(config),
+        Command::Migrate => serve::migrate(&config),
     }
 }

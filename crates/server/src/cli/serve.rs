@@ -19,15 +19,8 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-fn run_roles(roles: Roles) -> ExitCode {
-    server::init_tracing();
-    let config = match Config::from_env() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("sitelens: configuration error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+fn run_roles(config: Config, roles: Roles) -> ExitCode {
+    server::init_tracing(&config.log_filter);
     let result = runtime().map_err(anyhow::Error::from).and_then(|rt| {
         rt.block_on(async move {
             let running = server::start(config, roles).await?;
@@ -43,37 +36,37 @@ fn run_roles(roles: Roles) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sitelens: {e:#}");
+            eprintln!("sitelens: {}", server::chain::Chain(e.as_ref()));
             ExitCode::FAILURE
         }
     }
 }
 
 /// Serves the web app and the API, with an in-process worker unless `--no-worker`.
-pub fn serve(args: ServeArgs) -> ExitCode {
-    run_roles(Roles {
-        web: true,
-        worker: !args.no_worker,
-    })
+pub fn serve(args: ServeArgs, config: Config) -> ExitCode {
+    run_roles(
+        config,
+        Roles {
+            web: true,
+            worker: !args.no_worker,
+        },
+    )
 }
 
 /// Runs analyses only.
-pub fn worker() -> ExitCode {
-    run_roles(Roles {
-        web: false,
-        worker: true,
-    })
+pub fn worker(config: Config) -> ExitCode {
+    run_roles(
+        config,
+        Roles {
+            web: false,
+            worker: true,
+        },
+    )
 }
 
 /// Applies pending migrations and exits.
-pub fn migrate() -> ExitCode {
-    let config = match Config::from_env() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("sitelens: configuration error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn migrate(config: &Config) -> ExitCode {
+    server::init_tracing(&config.log_filter);
     let result = runtime().map_err(anyhow::Error::from).and_then(|rt| {
         rt.block_on(async {
             store::connect(&config.database_url).await?;
@@ -86,7 +79,10 @@ pub fn migrate() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("sitelens: migration failed: {e:#}");
+            eprintln!(
+                "sitelens: migration failed: {}",
+                server::chain::Chain(e.as_ref())
+            );
             ExitCode::FAILURE
         }
     }

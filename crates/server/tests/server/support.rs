@@ -1,7 +1,6 @@
-//! Test support: fresh databases on both engines, a fixture website on 127.0.0.1, the real
-//! server on port 0, and a small HTTP client.
+//! Test support: fresh databases on both engines (`test-support`), a fixture website on
+//! 127.0.0.1, the real server on port 0 ([`spawn_app`]), and a small HTTP client.
 
-use std::future::Future;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,104 +8,11 @@ use std::time::Duration;
 use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
-use sea_orm::{ConnectionTrait, Database};
 use serde_json::Value;
+use server::config::Chromium;
 use server::{Config, Roles, Running};
-use uuid::Uuid;
 
-/// Which database a test runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    /// An SQLite file.
-    Sqlite,
-    /// A fresh PostgreSQL database.
-    Postgres,
-}
-
-fn pg_base() -> String {
-    std::env::var("SITELENS_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".to_owned())
-}
-
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true")
-}
-
-/// A fresh database URL for `engine`, and its clean-up.
-pub struct TestDb {
-    /// The URL.
-    pub url: String,
-    engine: Engine,
-    name: String,
-    dir: PathBuf,
-}
-
-impl TestDb {
-    /// Creates the database; `None` when PostgreSQL is down outside CI (a loud warning is printed).
-    pub async fn create(engine: Engine) -> Option<Self> {
-        let name = format!("sitelens_srv_{}", Uuid::new_v4().simple());
-        let dir = std::env::temp_dir().join(&name);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let url = match engine {
-            Engine::Sqlite => format!("sqlite://{}?mode=rwc", dir.join("db.sqlite").display()),
-            Engine::Postgres => {
-                let admin = match Database::connect(format!("{}/postgres", pg_base())).await {
-                    Ok(a) => a,
-                    Err(e) => {
-                        assert!(!under_ci(), "PostgreSQL is required under CI=true: {e}");
-                        eprintln!(
-                            "\n!!!!! PostgreSQL unreachable ({e}): SKIPPING the PostgreSQL half of this test !!!!!\n"
-                        );
-                        return None;
-                    }
-                };
-                admin
-                    .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
-                    .await
-                    .expect("create database");
-                admin.close().await.expect("close admin");
-                format!("{}/{name}", pg_base())
-            }
-        };
-        Some(Self {
-            url,
-            engine,
-            name,
-            dir,
-        })
-    }
-
-    /// The data folder of this test.
-    pub fn dir(&self) -> &std::path::Path {
-        &self.dir
-    }
-
-    /// Drops the database and removes files.
-    pub async fn drop_db(self) {
-        if self.engine == Engine::Postgres
-            && let Ok(admin) = Database::connect(format!("{}/postgres", pg_base())).await
-        {
-            let _ = admin
-                .execute_unprepared(&format!(
-                    "DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)",
-                    self.name
-                ))
-                .await;
-            let _ = admin.close().await;
-        }
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Runs `test` once on SQLite and once on PostgreSQL.
-pub async fn each_engine<F, Fut>(test: F)
-where
-    F: Fn(Engine) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    test(Engine::Sqlite).await;
-    test(Engine::Postgres).await;
-}
+pub use test_support::{Engine, TestDb, each_engine, run_on};
 
 /// A configuration for tests: port 0, private targets allowed, no browser.
 pub fn config(db: &TestDb) -> Config {
@@ -118,9 +24,12 @@ pub fn config(db: &TestDb) -> Config {
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,
-        chromium: "off".to_owned(),
+        chromium: Chromium::Off,
         public_url: "https://sitelens.test".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
+        llm: None,
+        log_filter: "info".to_owned(),
+        node_name: "test".to_owned(),
     }
 }
 
@@ -143,8 +52,20 @@ pub fn client() -> reqwest::Client {
         .expect("client")
 }
 
-/// Starts the server with `config` and `roles`.
-pub async fn spawn(config: Config, roles: Roles) -> TestApp {
+/// Web and worker in one process, as `sitelens serve` runs them.
+pub const BOTH: Roles = Roles {
+    web: true,
+    worker: true,
+};
+
+/// A web process without a worker: requests are admitted, nothing is analysed.
+pub const WEB_ONLY: Roles = Roles {
+    web: true,
+    worker: false,
+};
+
+/// Starts the server with `config` and `roles` on port 0: every test's one way in.
+pub async fn spawn_app(config: Config, roles: Roles) -> TestApp {
     let running = server::start(config, roles).await.expect("server starts");
     let addr = running.addr.expect("web role binds");
     TestApp {
@@ -185,6 +106,19 @@ impl TestApp {
             .await
             .expect("request");
         answer(res).await
+    }
+
+    /// GETs a page: status, headers and text.
+    pub async fn page(&self, path: &str) -> (u16, reqwest::header::HeaderMap, String) {
+        let res = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .expect("page");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        (status, headers, res.text().await.expect("text"))
     }
 
     /// Follows the progress stream of `id` until it ends; returns every event.
@@ -230,6 +164,14 @@ async fn answer(res: reqwest::Response) -> Answer {
         status,
         json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
     }
+}
+
+/// Every error body has the shared shape, with a message that is not the generic one.
+pub fn assert_error_shape(body: &Value, context: &str) {
+    assert_eq!(body["success"], false, "{context}: {body}");
+    let msg = body["error"].as_str().unwrap_or_default();
+    assert!(!msg.is_empty(), "{context}: empty error");
+    assert_ne!(msg, "Internal Server Error", "{context}");
 }
 
 /// A small but realistic website on 127.0.0.1, for the analyzer to audit.

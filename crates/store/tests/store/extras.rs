@@ -182,7 +182,8 @@ both!(emailed_reports_are_found_by_upgrade_token, |db, engine| {
 });
 
 both!(a_user_sees_their_own_jobs, |db, engine| {
-    use store::jobs::{NewAnalysis, Tier, enqueue_analysis, jobs_for_user};
+    use domain::report::ReportType;
+    use store::jobs::{NewAnalysis, enqueue_analysis, jobs_for_user};
     let id = user(&db, "dash@example.com").await;
     for (n, requester) in [(1, Some(id)), (2, None), (3, Some(id))] {
         enqueue_analysis(
@@ -190,7 +191,7 @@ both!(a_user_sees_their_own_jobs, |db, engine| {
             &NewAnalysis {
                 url: format!("s{n}.example"),
                 canonical_url: format!("https://s{n}.example/"),
-                tier: Tier::Standard,
+                report_type: ReportType::Standard,
                 requested_pages: 10,
                 requester_user_id: requester,
                 requester_ip: None,
@@ -206,7 +207,7 @@ both!(a_user_sees_their_own_jobs, |db, engine| {
     );
     assert!(
         jobs.iter()
-            .all(|j| j.tier == "standard" && j.requested_pages == 10)
+            .all(|j| j.report_type == ReportType::Standard && j.requested_pages == 10)
     );
 });
 
@@ -214,7 +215,7 @@ fn site(n: usize, requester: Option<i64>) -> store::jobs::NewAnalysis {
     store::jobs::NewAnalysis {
         url: format!("p{n}.example"),
         canonical_url: format!("https://p{n}.example/"),
-        tier: store::jobs::Tier::Standard,
+        report_type: domain::report::ReportType::Standard,
         requested_pages: 10,
         requester_user_id: requester,
         requester_ip: Some("192.0.2.1".into()),

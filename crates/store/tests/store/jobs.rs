@@ -3,12 +3,13 @@
 use std::collections::HashSet;
 
 use chrono::Duration;
+use domain::report::ReportType;
 use sea_orm::{DatabaseConnection, EntityTrait, PaginatorTrait};
 use store::StoreError;
 use store::entity::{analysis_jobs, analysis_results};
 use store::jobs::{
-    INTERRUPTED_TWICE, JobStatus, NewAnalysis, Tier, claim_next_job, complete_job,
-    enqueue_analysis, fail_job, get_job, heartbeat, recover_stale_jobs, update_progress,
+    INTERRUPTED_TWICE, Job, JobStatus, NewAnalysis, claim_next_job, complete_job, enqueue_analysis,
+    fail_job, get_job, heartbeat, recover_stale_jobs, update_progress,
 };
 use store::results::{NewResult, get_result};
 
@@ -18,26 +19,26 @@ fn analysis(n: usize) -> NewAnalysis {
     NewAnalysis {
         url: format!("site{n}.example"),
         canonical_url: format!("https://site{n}.example/"),
-        tier: Tier::Basic,
+        report_type: ReportType::Basic,
         requested_pages: 1,
         requester_user_id: None,
         requester_ip: Some("203.0.113.9".into()),
     }
 }
 
-async fn enqueue(db: &DatabaseConnection, n: usize) -> analysis_jobs::Model {
+async fn enqueue(db: &DatabaseConnection, n: usize) -> Job {
     enqueue_analysis(db, &analysis(n)).await.expect("enqueue")
 }
 
 both!(enqueued_jobs_are_queued_with_a_website, |db, engine| {
     let job = enqueue(&db, 1).await;
-    assert_eq!(job.job_status(), Some(JobStatus::Queued));
+    assert_eq!(job.status, JobStatus::Queued);
     assert_eq!(job.id.get_version_num(), 4);
     assert_eq!(
         (job.progress, job.attempts, job.claimed_by.clone()),
         (0, 0, None)
     );
-    assert_eq!(job.tier, "basic");
+    assert_eq!(job.report_type, ReportType::Basic);
     let again = enqueue(&db, 1).await;
     assert_eq!(again.website_id, job.website_id);
     let site = store::websites::get_website(&db, job.website_id)
@@ -65,7 +66,7 @@ both!(concurrent_workers_never_claim_the_same_job, |db, engine| {
                     job.claimed_by.as_deref(),
                     Some(format!("worker-{w}").as_str())
                 );
-                assert_eq!(job.job_status(), Some(JobStatus::Running));
+                assert_eq!(job.status, JobStatus::Running);
                 assert_eq!(job.attempts, 1);
                 claimed.push(job.id);
             }
@@ -163,7 +164,7 @@ both!(
             .await
             .expect("complete");
         let done = get_job(&db, job.id).await.expect("get");
-        assert_eq!(done.job_status(), Some(JobStatus::Complete));
+        assert_eq!(done.status, JobStatus::Complete);
         assert_eq!((done.progress, done.result_id), (100, Some(result_id)));
         assert!(done.finished_at.is_some());
         let stored = get_result(&db, result_id).await.expect("result");
@@ -199,7 +200,7 @@ both!(a_failed_job_keeps_its_error, |db, engine| {
         .await
         .expect("fail");
     let failed = get_job(&db, job.id).await.expect("get");
-    assert_eq!(failed.job_status(), Some(JobStatus::Failed));
+    assert_eq!(failed.status, JobStatus::Failed);
     assert_eq!(
         failed.error.as_deref(),
         Some("could not resolve site1.example")
@@ -257,7 +258,7 @@ both!(silent_jobs_are_requeued_once_then_failed, |db, engine| {
     assert_eq!(first.requeued, vec![job.id]);
     assert!(first.failed.is_empty());
     let requeued = get_job(&db, job.id).await.expect("get");
-    assert_eq!(requeued.job_status(), Some(JobStatus::Queued));
+    assert_eq!(requeued.status, JobStatus::Queued);
     assert_eq!((requeued.claimed_by.clone(), requeued.progress), (None, 0));
     // The old worker finds out it lost the job.
     assert!(matches!(
@@ -275,12 +276,12 @@ both!(silent_jobs_are_requeued_once_then_failed, |db, engine| {
     assert_eq!(second.failed, vec![job.id]);
     assert!(second.requeued.is_empty());
     let failed = get_job(&db, job.id).await.expect("get");
-    assert_eq!(failed.job_status(), Some(JobStatus::Failed));
+    assert_eq!(failed.status, JobStatus::Failed);
     assert_eq!(failed.error.as_deref(), Some(INTERRUPTED_TWICE));
     assert!(claim_next_job(&db, "third").await.expect("claim").is_none());
 
     let untouched = get_job(&db, healthy.id).await.expect("get");
-    assert_eq!(untouched.job_status(), Some(JobStatus::Running));
+    assert_eq!(untouched.status, JobStatus::Running);
     assert_eq!(
         analysis_jobs::Entity::find()
             .count(&db)
@@ -319,12 +320,12 @@ both!(
                         recovery.requeued.is_empty(),
                         "round {round}: recovered a completed job"
                     );
-                    assert_eq!(stored.job_status(), Some(JobStatus::Complete));
+                    assert_eq!(stored.status, JobStatus::Complete);
                     assert_eq!(stored.result_id, Some(result_id));
                 }
                 Err(StoreError::Conflict(_)) => {
                     assert_eq!(recovery.requeued, vec![job.id], "round {round}");
-                    assert_eq!(stored.job_status(), Some(JobStatus::Queued));
+                    assert_eq!(stored.status, JobStatus::Queued);
                     assert_eq!(stored.result_id, None);
                     // Leave the queue empty for the next round.
                     let again = claim_next_job(&db, "cleanup")
@@ -347,7 +348,7 @@ both!(
             .await
             .expect("jobs")
             .iter()
-            .filter(|j| j.job_status() == Some(JobStatus::Complete))
+            .filter(|j| j.status == JobStatus::Complete.as_str())
             .count();
         assert_eq!(
             results, complete as u64,

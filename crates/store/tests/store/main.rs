@@ -9,5 +9,6 @@ mod credits;
 mod extras;
 mod graph;
 mod jobs;
+mod report_rows;
 mod schema;
 mod websites;

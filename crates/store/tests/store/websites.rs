@@ -1,6 +1,7 @@
 //! Websites by canonical URL, results by id, and the stats counters.
 
 use chrono::{Duration, TimeZone, Utc};
+use domain::report::ReportType;
 use sea_orm::{EntityTrait, PaginatorTrait};
 use serde_json::json;
 use store::StoreError;
@@ -71,12 +72,24 @@ both!(a_result_is_read_back_by_its_random_id, |db, engine| {
         screenshot_desktop: Some("screens/a.png".into()),
         ..NewResult::default()
     };
-    let first = insert_result(&db, site.id, "https://example.com/", "basic", &result)
-        .await
-        .expect("insert");
-    let second = insert_result(&db, site.id, "https://example.com/", "basic", &result)
-        .await
-        .expect("insert");
+    let first = insert_result(
+        &db,
+        site.id,
+        "https://example.com/",
+        ReportType::Basic,
+        &result,
+    )
+    .await
+    .expect("insert");
+    let second = insert_result(
+        &db,
+        site.id,
+        "https://example.com/",
+        ReportType::Basic,
+        &result,
+    )
+    .await
+    .expect("insert");
     assert_ne!(first, second);
     assert_eq!(first.get_version_num(), 4, "ids are random (v4) UUIDs");
 

@@ -4,7 +4,7 @@
 //! printpdf places text at absolute positions, so this module keeps a cursor, measures words
 //! with the embedded font's glyph widths to wrap lines, and starts a new page when one fills.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use domain::report::{AnalysisReport, FindingType, Priority, SectionGroup};
@@ -14,8 +14,8 @@ use printpdf::{
     Pt, RawImage, Rgb, TextItem, XObjectTransform,
 };
 
-const REGULAR: &[u8] = include_bytes!("../assets/fonts/LiberationSans-Regular.ttf");
-const BOLD: &[u8] = include_bytes!("../assets/fonts/LiberationSans-Bold.ttf");
+const REGULAR: &[u8] = include_bytes!("../../assets/fonts/LiberationSans-Regular.ttf");
+const BOLD: &[u8] = include_bytes!("../../assets/fonts/LiberationSans-Bold.ttf");
 
 const PAGE_W: f32 = 595.0; // A4 in points
 const PAGE_H: f32 = 842.0;
@@ -297,12 +297,14 @@ pub fn file_name(report: &AnalysisReport) -> String {
     format!("sitelens-report-{host}-{date}.pdf")
 }
 
-fn load_blob(data_dir: &Path, url: Option<&str>) -> Option<Vec<u8>> {
-    let key = url?.strip_prefix("/files/")?;
+/// A screenshot the report names, read from the blob folder (only our own blobs, never a path
+/// that climbs out of the folder).
+fn load_blob(blob_dir: &Path, url: Option<&str>) -> Option<Vec<u8>> {
+    let key = store::results::blob_key(url?)?;
     if key.contains("..") {
         return None;
     }
-    std::fs::read(data_dir.join("blobs").join(key)).ok()
+    std::fs::read(blob_dir.join(key)).ok()
 }
 
 fn metric_line(label: &str, value: String, field: &str, estimated: &[String]) -> String {
@@ -313,8 +315,17 @@ fn metric_line(label: &str, value: String, field: &str, estimated: &[String]) ->
     }
 }
 
-/// Renders the report as PDF bytes.
-pub fn render(report: &AnalysisReport, data_dir: &Path) -> Result<Vec<u8>, PdfError> {
+/// Renders the report as PDF bytes on a blocking thread: laying out pages and reading the
+/// screenshots must not hold up the async runtime.
+pub async fn render_pdf(report: AnalysisReport, blob_dir: PathBuf) -> Result<Vec<u8>, PdfError> {
+    tokio::task::spawn_blocking(move || render(&report, &blob_dir))
+        .await
+        .map_err(|e| PdfError(format!("the renderer stopped unexpectedly ({e})")))?
+}
+
+/// Renders the report as PDF bytes (blocking: see [`render_pdf`]); screenshots are read from
+/// `blob_dir`.
+pub fn render(report: &AnalysisReport, blob_dir: &Path) -> Result<Vec<u8>, PdfError> {
     let (regular, bold) = fonts()?;
     let mut doc = PdfDocument::new(&format!("Sitelens report: {}", report.url));
     let regular_id = doc.add_font(regular);
@@ -389,7 +400,7 @@ pub fn render(report: &AnalysisReport, data_dir: &Path) -> Result<Vec<u8>, PdfEr
         (report.screenshots.mobile.as_deref(), "Mobile (375x667)"),
     ];
     for (url, caption) in shots {
-        if let Some(png) = load_blob(data_dir, url) {
+        if let Some(png) = load_blob(blob_dir, url) {
             w.gap(6.0);
             w.image(&png, caption);
         }

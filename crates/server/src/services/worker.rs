@@ -7,15 +7,17 @@ use std::time::Duration;
 
 use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BrowserPool, LocalBlobStore};
-use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
+use analyzer::fetch::FetchError;
+use analyzer::{AnalyzeError, AnalyzeOptions, Analyzer, ProgressUpdate};
 use domain::report::{ProgressEvent, ProgressEventType};
-use store::entity::analysis_jobs;
+use store::jobs::Job;
+use store::results::NewResult;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use uuid::Uuid;
 
-use crate::hub::Hub;
-use crate::reports;
+use crate::chain::Chain;
+use crate::services::hub::Hub;
 
 /// How often a running job proves it is alive.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
@@ -66,9 +68,8 @@ fn event(
 }
 
 impl Worker {
-    /// A unique worker name: host, process id and a random suffix.
-    pub fn new_id() -> String {
-        let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".to_owned());
+    /// A unique worker name: the machine's name, process id and a random suffix.
+    pub fn new_id(host: &str) -> String {
         format!(
             "{host}-{}-{}",
             std::process::id(),
@@ -114,7 +115,7 @@ impl Worker {
                 }
                 Err(e) => {
                     drop(permit);
-                    tracing::error!(error = %e, "claiming a job failed");
+                    tracing::error!(error = %Chain(&e), "claiming a job failed");
                     tokio::time::sleep(IDLE_POLL).await;
                 }
             }
@@ -161,15 +162,15 @@ impl Worker {
                     self.hub.job_queued().await;
                 }
             }
-            Err(e) => tracing::error!(error = %e, "stale job recovery failed"),
+            Err(e) => tracing::error!(error = %Chain(&e), "stale job recovery failed"),
         }
     }
 
     /// Runs one claimed job to completion or failure.
-    pub async fn process(&self, job: analysis_jobs::Model) {
+    pub async fn process(&self, job: Job) {
         let id = job.id;
         let options = AnalyzeOptions {
-            report_type: reports::report_type(&job.tier),
+            report_type: job.report_type,
             max_pages: usize::try_from(job.requested_pages).ok().filter(|n| *n > 0),
             use_browser: self.browser.is_some(),
         };
@@ -186,7 +187,7 @@ impl Worker {
                         store::jobs::update_progress(&me.db, id, &me.id, pct, &p.step, &p.message)
                             .await
                     {
-                        tracing::warn!(job = %id, error = %e, "progress not stored");
+                        tracing::warn!(job = %id, error = %Chain(&e), "progress not stored");
                     }
                     me.hub
                         .publish(event(
@@ -237,50 +238,54 @@ impl Worker {
                     if let Some(e) = browser_error {
                         // The report still stands on what HTTP measured; its estimated figures
                         // are named in the report.
-                        tracing::warn!(error = %e, "browser measurement failed; HTTP-only report");
+                        tracing::warn!(
+                            error = %Chain(&e),
+                            "browser measurement failed; HTTP-only report"
+                        );
                     }
                     Ok(report)
                 }
                 None => analyzer.analyze(&url, &options, &progress).await,
             }
         })
-        .await
-        .map_err(|e| format!("the analysis stopped unexpectedly ({e})"))
-        .and_then(|r| r.map_err(|e| e.to_string()));
+        .await;
         let _ = writer.await;
         heartbeat.abort();
 
-        match outcome {
-            Ok(report) => {
-                let stored = match reports::to_new_result(&report) {
-                    Ok(row) => store::jobs::complete_job(&self.db, id, &self.id, &row)
-                        .await
-                        .map_err(|e| e.to_string()),
-                    Err(e) => Err(e.to_string()),
-                };
-                match stored {
-                    Ok(result_id) => {
-                        let mut done = event(
-                            id,
-                            ProgressEventType::Complete,
-                            None,
-                            100,
-                            "Analysis complete!".to_owned(),
-                        );
-                        done.result_id = Some(result_id.to_string());
-                        self.hub.publish(done).await;
-                        tracing::info!(job = %id, result = %result_id, "analysis complete");
-                    }
-                    Err(e) => {
-                        tracing::error!(job = %id, error = %e, "storing the report failed");
-                        self.fail(&job, "The report could not be saved. Please try again.")
-                            .await;
-                    }
-                }
+        let report = match outcome {
+            Ok(Ok(report)) => report,
+            Ok(Err(e)) => {
+                tracing::info!(job = %id, error = %Chain(&e), "analysis failed");
+                let message = format!("We could not analyse this website: {}", visitor_reason(&e));
+                self.fail(&job, &message).await;
+                return;
             }
             Err(e) => {
-                tracing::info!(job = %id, error = %e, "analysis failed");
-                self.fail(&job, &format!("We could not analyse this website: {e}"))
+                tracing::error!(job = %id, error = %Chain(&e), "the analysis engine stopped");
+                self.fail(&job, ENGINE_STOPPED).await;
+                return;
+            }
+        };
+        let stored = match NewResult::from_report(&report) {
+            Ok(row) => store::jobs::complete_job(&self.db, id, &self.id, &row).await,
+            Err(e) => Err(e),
+        };
+        match stored {
+            Ok(result_id) => {
+                let mut done = event(
+                    id,
+                    ProgressEventType::Complete,
+                    None,
+                    100,
+                    "Analysis complete!".to_owned(),
+                );
+                done.result_id = Some(result_id.to_string());
+                self.hub.publish(done).await;
+                tracing::info!(job = %id, result = %result_id, "analysis complete");
+            }
+            Err(e) => {
+                tracing::error!(job = %id, error = %Chain(&e), "storing the report failed");
+                self.fail(&job, "The report could not be saved. Please try again.")
                     .await;
             }
         }
@@ -288,10 +293,10 @@ impl Worker {
 
     /// Marks the job failed, gives a free analysis back to its visitor (a failure costs
     /// nothing), and tells the stream.
-    async fn fail(&self, job: &analysis_jobs::Model, message: &str) {
+    async fn fail(&self, job: &Job, message: &str) {
         let id = job.id;
         if let Err(e) = store::jobs::fail_job(&self.db, id, &self.id, message).await {
-            tracing::warn!(job = %id, error = %e, "could not mark the job failed");
+            tracing::warn!(job = %id, error = %Chain(&e), "could not mark the job failed");
             return;
         }
         refund_free(&self.db, job).await;
@@ -307,14 +312,102 @@ impl Worker {
     }
 }
 
+/// What a visitor is told when the analysis engine itself failed (a bug, not the site).
+const ENGINE_STOPPED: &str =
+    "We could not analyse this website: the analysis stopped unexpectedly. Please try again.";
+
+/// Why an analysis failed, in words for the visitor: what happened to the site, never the text
+/// of a library error (that is logged).
+pub fn visitor_reason(error: &AnalyzeError) -> String {
+    match error {
+        AnalyzeError::InvalidUrl(_) | AnalyzeError::Fetch(FetchError::InvalidUrl(_)) => {
+            "the address is not a valid web address".to_owned()
+        }
+        AnalyzeError::Fetch(FetchError::UnsupportedScheme(_)) => {
+            "only http and https addresses can be analysed".to_owned()
+        }
+        AnalyzeError::Fetch(FetchError::Refused(refused)) => format!(
+            "{} is {}, which Sitelens does not analyse",
+            refused.host, refused.reason
+        ),
+        AnalyzeError::Fetch(FetchError::Unresolvable(name)) => {
+            format!("the name {} could not be found", name.host)
+        }
+        AnalyzeError::Fetch(FetchError::Unreachable { .. }) => {
+            "the site could not be reached".to_owned()
+        }
+        AnalyzeError::Fetch(FetchError::Timeout { seconds, .. }) => {
+            format!("the site did not answer within {seconds} s")
+        }
+        AnalyzeError::Fetch(FetchError::TooManyRedirects { max, .. }) => {
+            format!("the site redirects more than {max} times")
+        }
+        AnalyzeError::Fetch(FetchError::RedirectLoop { .. }) => {
+            "the site redirects in a loop".to_owned()
+        }
+        AnalyzeError::Fetch(FetchError::BadRedirect { status, .. }) => {
+            format!("the site answered {status} without a usable redirect address")
+        }
+        AnalyzeError::NotHtml { content_type, .. } => {
+            let shown: String = content_type.chars().take(80).collect();
+            format!("the address is not a web page (it serves {shown})")
+        }
+        AnalyzeError::Timeout { seconds } => {
+            format!("the analysis did not finish within {seconds} s")
+        }
+        // Kinds of failure the analyzer may add later read as a generic one until named here.
+        #[allow(unreachable_patterns)]
+        _ => "the site could not be fetched".to_owned(),
+    }
+}
+
 /// Returns the free analysis a failed anonymous basic job used.
-async fn refund_free(db: &store::DatabaseConnection, job: &analysis_jobs::Model) {
-    if job.tier != "basic" || job.requester_user_id.is_some() {
+async fn refund_free(db: &store::DatabaseConnection, job: &Job) {
+    if !job.used_free_allowance() {
         return;
     }
     if let Some(ip) = &job.requester_ip
         && let Err(e) = store::allowance::refund_free_analysis(db, ip, job.created_at).await
     {
-        tracing::warn!(job = %job.id, error = %e, "free analysis not given back");
+        tracing::warn!(job = %job.id, error = %Chain(&e), "free analysis not given back");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use analyzer::guard::Refused;
+
+    use super::*;
+
+    #[test]
+    fn visitors_read_what_happened_not_library_errors() {
+        let unreachable = AnalyzeError::Fetch(FetchError::Unreachable {
+            url: "https://shop.example/".to_owned(),
+            detail: "error sending request for url: tcp connect error: Connection refused (os error 111)"
+                .to_owned(),
+        });
+        assert_eq!(
+            visitor_reason(&unreachable),
+            "the site could not be reached"
+        );
+        let refused = AnalyzeError::Fetch(FetchError::Refused(Refused {
+            host: "localhost".to_owned(),
+            addr: "127.0.0.1".parse().expect("ip"),
+            reason: "a loopback address",
+        }));
+        let reason = visitor_reason(&refused);
+        assert_eq!(
+            reason,
+            "localhost is a loopback address, which Sitelens does not analyse"
+        );
+        assert!(
+            !reason.contains("SITELENS_"),
+            "no operator settings in visitor text"
+        );
+        let timeout = AnalyzeError::Timeout { seconds: 120 };
+        assert_eq!(
+            visitor_reason(&timeout),
+            "the analysis did not finish within 120 s"
+        );
     }
 }

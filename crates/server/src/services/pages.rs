@@ -1,17 +1,13 @@
-//! Serving the web app: hashed assets with immutable caching, every route of SPEC.md's route
-//! table with its own head (title, description, canonical and social tags rendered here, so
-//! crawlers that run no JavaScript see them), HTTP 404 for unknown paths, and our own
-//! `robots.txt` and `sitemap.xml`.
+//! The web app's pages: every route of SPEC.md's route table gets its own head (title,
+//! description, canonical and social tags rendered here, so crawlers that run no JavaScript see
+//! them), unknown paths get the app's not-found page, and our own `robots.txt` and
+//! `sitemap.xml`. No HTTP types here: `routes::pages` serves what this module renders.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, Uri, header};
-use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
-
-use crate::state::AppState;
+use store::DatabaseConnection;
 
 /// A public page's title and description, as the web app defines them in
 /// `src/route-meta.json` (copied to the build), so both sides show the same head.
@@ -33,12 +29,14 @@ pub struct WebApp {
 impl WebApp {
     /// Loads `index.html`, `home.html` and `route-meta.json` from `dir` (the app may be
     /// missing: then pages say how to build it).
-    pub fn load(dir: &Path) -> Self {
-        let index = std::fs::read_to_string(dir.join("index.html")).ok();
+    pub async fn load(dir: &Path) -> Self {
+        let read = |name: &str| tokio::fs::read_to_string(dir.join(name));
+        let index = read("index.html").await.ok();
         if index.is_none() {
             tracing::warn!(dir = %dir.display(), "web app not built: run `just web`");
         }
-        let meta = std::fs::read_to_string(dir.join("route-meta.json"))
+        let meta = read("route-meta.json")
+            .await
             .ok()
             .and_then(|text| match serde_json::from_str(&text) {
                 Ok(m) => Some(m),
@@ -51,7 +49,7 @@ impl WebApp {
         Self {
             dir: dir.to_owned(),
             index,
-            home: std::fs::read_to_string(dir.join("home.html")).ok(),
+            home: read("home.html").await.ok(),
             meta,
         }
     }
@@ -60,6 +58,64 @@ impl WebApp {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+
+    /// The page for `path` (with the results route's `?id=`), or `None` when the app is not
+    /// built.
+    pub async fn page(
+        &self,
+        db: &DatabaseConnection,
+        public_url: &str,
+        path: &str,
+        query_id: Option<&str>,
+    ) -> Option<Page> {
+        let index = self.index.as_deref()?;
+        let (found, mut head) = match route_head(self, path) {
+            Some(head) => (true, head),
+            None => (
+                false,
+                Head {
+                    title: "Page Not Found | Sitelens".to_owned(),
+                    description: "Oops! Page Not Found".to_owned(),
+                    index: false,
+                },
+            ),
+        };
+        let result_id = path.strip_prefix("/results/").or_else(|| {
+            (path.trim_end_matches('/') == "/results")
+                .then_some(query_id)
+                .flatten()
+        });
+        if let Some(id) = result_id {
+            results_head(db, id, &mut head).await;
+        }
+        let canonical = format!("{public_url}{}", if path == "/home" { "/" } else { path });
+        let is_home = matches!(path.trim_end_matches('/'), "" | "/home");
+        let template = match (&self.home, is_home) {
+            (Some(home), true) => home.as_str(),
+            _ => index,
+        };
+        Some(Page {
+            found,
+            html: render(template, &head, &canonical),
+        })
+    }
+}
+
+/// A rendered page of the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// Whether the path is a route of the app (otherwise the app shows its not-found page and
+    /// the answer is HTTP 404).
+    pub found: bool,
+    /// The app's HTML with the route's head.
+    pub html: String,
+}
+
+/// Paths that are files of the build but never served as they are: the templates this module
+/// renders and hidden folders (the bundler's `.vite` manifest).
+pub fn is_internal_file(path: &str) -> bool {
+    matches!(path, "/index.html" | "/home.html" | "/route-meta.json")
+        || path.split('/').any(|seg| seg.starts_with('.'))
 }
 
 /// A page's head.
@@ -164,107 +220,27 @@ fn render(index: &str, head: &Head, canonical: &str) -> String {
     html
 }
 
-/// Query of the results route.
-#[derive(Debug, Deserialize)]
-pub struct ResultsQuery {
-    id: Option<String>,
-}
-
 /// Fills the results page's head with the report's scores, when the report exists.
-async fn results_head(state: &AppState, id: &str, head: &mut Head) {
+async fn results_head(db: &DatabaseConnection, id: &str, head: &mut Head) {
     let Ok(id) = uuid::Uuid::parse_str(id) else {
         return;
     };
-    if let Ok(row) = store::results::get_result(&state.db, id).await {
-        head.title = format!("{} scored {}/100 | Sitelens", row.url, row.overall_score);
+    if let Ok(summary) = store::results::get_summary(db, id).await {
+        let (url, scores) = (&summary.url, summary.scores);
+        head.title = format!("{url} scored {}/100 | Sitelens", scores.overall);
         head.description = format!(
-            "Website analysis of {}: overall {}/100, SEO {}/100, performance {}/100.",
-            row.url, row.overall_score, row.seo_score, row.performance_score
+            "Website analysis of {url}: overall {}/100, SEO {}/100, performance {}/100.",
+            scores.overall, scores.seo, scores.performance
         );
     }
 }
 
-/// Serves a route of the app, a static file of the build, or the app with HTTP 404.
-pub async fn spa(
-    State(state): State<AppState>,
-    uri: Uri,
-    Query(q): Query<ResultsQuery>,
-) -> Response {
-    let path = uri.path();
-    // A public file of the build (favicon, images) is served as it is. Hidden folders (the
-    // bundler's `.vite` manifest) and the templates this handler renders are not files to serve.
-    let internal = matches!(path, "/index.html" | "/home.html" | "/route-meta.json")
-        || path.split('/').any(|seg| seg.starts_with('.'));
-    if path.len() > 1 && !internal {
-        let file = state.web.dir().join(path.trim_start_matches('/'));
-        if file.is_file() {
-            let mut res = tower_http::services::ServeFile::new(file)
-                .try_call(axum::http::Request::new(axum::body::Body::empty()))
-                .await
-                .map(IntoResponse::into_response)
-                .unwrap_or_else(|_| StatusCode::NOT_FOUND.into_response());
-            res.headers_mut().insert(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("public, max-age=3600"),
-            );
-            return res;
-        }
-    }
-    let Some(index) = state.web.index.as_deref() else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Html("<!doctype html><title>Sitelens</title><p>The web app is not built yet: run <code>just web</code>, then reload.</p>"),
-        )
-            .into_response();
-    };
-    let (status, mut head) = match route_head(&state.web, path) {
-        Some(head) => (StatusCode::OK, head),
-        None => (
-            StatusCode::NOT_FOUND,
-            Head {
-                title: "Page Not Found | Sitelens".to_owned(),
-                description: "Oops! Page Not Found".to_owned(),
-                index: false,
-            },
-        ),
-    };
-    let result_id = path
-        .strip_prefix("/results/")
-        .map(str::to_owned)
-        .or_else(|| {
-            (path.trim_end_matches('/') == "/results")
-                .then(|| q.id.clone())
-                .flatten()
-        });
-    if let Some(id) = result_id {
-        results_head(&state, &id, &mut head).await;
-    }
-    let canonical = format!(
-        "{}{}",
-        state.config.public_url,
-        if path == "/home" { "/" } else { path }
-    );
-    let is_home = matches!(path.trim_end_matches('/'), "" | "/home");
-    let template = match (&state.web.home, is_home) {
-        (Some(home), true) => home.as_str(),
-        _ => index,
-    };
-    let html = render(template, &head, &canonical);
-    (
-        status,
-        [(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"))],
-        Html(html),
-    )
-        .into_response()
-}
-
 /// Our own robots.txt.
-pub async fn robots(State(state): State<AppState>) -> impl IntoResponse {
-    let body = format!(
+pub fn robots_txt(public_url: &str) -> String {
+    format!(
         "User-agent: *\nDisallow: /api/\nDisallow: /results\nDisallow: /analyzing\nDisallow: /admin\nDisallow: /dashboard\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
-        state.config.public_url
-    );
-    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body)
+        public_url
+    )
 }
 
 /// Public pages listed in our sitemap.
@@ -281,32 +257,29 @@ const SITEMAP: &[&str] = &[
 ];
 
 /// Our own sitemap.xml.
-pub async fn sitemap(State(state): State<AppState>) -> impl IntoResponse {
+pub fn sitemap_xml(public_url: &str) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
     for p in SITEMAP {
         xml.push_str(&format!(
             "  <url><loc>{}{}</loc></url>\n",
-            escape(&state.config.public_url),
+            escape(public_url),
             p
         ));
     }
     xml.push_str("</urlset>\n");
-    (
-        [(header::CONTENT_TYPE, "application/xml; charset=utf-8")],
-        xml,
-    )
+    xml
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn head_replaces_the_template_title() {
+    #[tokio::test]
+    async fn head_replaces_the_template_title() {
         let index = "<html><head><title>Old</title><meta name=\"description\" content=\"old\" /></head><body></body></html>";
-        let web = WebApp::load(Path::new("/nonexistent"));
+        let web = WebApp::load(Path::new("/nonexistent")).await;
         let head = route_head(&web, "/results").expect("results is a route");
         let html = render(index, &head, "https://example.com/pricing");
         assert!(!html.contains("<title>Old</title>"));
@@ -316,9 +289,9 @@ mod tests {
         assert!(html.contains("<link rel=\"canonical\" href=\"https://example.com/pricing\" />"));
     }
 
-    #[test]
-    fn unknown_and_unbuilt_routes_are_not_found() {
-        let web = WebApp::load(Path::new("/nonexistent"));
+    #[tokio::test]
+    async fn unknown_and_unbuilt_routes_are_not_found() {
+        let web = WebApp::load(Path::new("/nonexistent")).await;
         assert!(route_head(&web, "/nope").is_none());
         assert!(route_head(&web, "/dashboard").is_none());
         assert!(route_head(&web, "/results/abc").is_some_and(|h| !h.index));

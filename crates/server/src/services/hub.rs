@@ -10,9 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::report::ProgressEvent;
-use sea_orm::sqlx::postgres::PgListener;
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement};
+use store::DatabaseConnection;
+use store::notify::{Listener, notify, supports_notifications};
 use tokio::sync::{Notify, broadcast};
+
+use crate::chain::Chain;
 
 /// The PostgreSQL notification channel for progress events.
 pub const CHANNEL: &str = "sitelens_progress";
@@ -39,7 +41,7 @@ impl Hub {
     }
 
     fn is_postgres(&self) -> bool {
-        self.db.get_database_backend() == DbBackend::Postgres
+        supports_notifications(&self.db)
     }
 
     /// Subscribes to every event of this process; filter by analysis id.
@@ -57,14 +59,9 @@ impl Hub {
                     return;
                 }
             };
-            let stmt = Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                "SELECT pg_notify($1, $2)",
-                [CHANNEL.into(), payload.into()],
-            );
-            if let Err(e) = self.db.execute_raw(stmt).await {
+            if let Err(e) = notify(&self.db, CHANNEL, &payload).await {
                 // The job row still carries the state; streams poll it.
-                tracing::warn!(error = %e, "pg_notify failed; streams will read the job row");
+                tracing::warn!(error = %Chain(&e), "pg_notify failed; streams will read the job row");
             }
         } else {
             // No receivers is fine: nobody is watching this analysis.
@@ -74,15 +71,10 @@ impl Hub {
 
     /// Wakes idle workers because a job was queued.
     pub async fn job_queued(&self) {
-        if self.is_postgres() {
-            let stmt = Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                "SELECT pg_notify($1, '')",
-                [JOBS_CHANNEL.into()],
-            );
-            if let Err(e) = self.db.execute_raw(stmt).await {
-                tracing::warn!(error = %e, "pg_notify for a queued job failed; workers poll");
-            }
+        if self.is_postgres()
+            && let Err(e) = notify(&self.db, JOBS_CHANNEL, "").await
+        {
+            tracing::warn!(error = %Chain(&e), "pg_notify for a queued job failed; workers poll");
         }
         self.jobs.notify_one();
     }
@@ -103,24 +95,22 @@ impl Hub {
         tokio::spawn(async move {
             loop {
                 if let Err(e) = hub.relay().await {
-                    tracing::warn!(error = %e, "progress listener lost its connection; reconnecting");
+                    tracing::warn!(error = %Chain(&e), "progress listener lost its connection; reconnecting");
                 }
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
         });
     }
 
-    async fn relay(&self) -> Result<(), sea_orm::sqlx::Error> {
-        let pool = self.db.get_postgres_connection_pool();
-        let mut listener = PgListener::connect_with(pool).await?;
-        listener.listen_all([CHANNEL, JOBS_CHANNEL]).await?;
+    async fn relay(&self) -> store::StoreResult<()> {
+        let mut listener = Listener::connect(&self.db, &[CHANNEL, JOBS_CHANNEL]).await?;
         loop {
             let note = listener.recv().await?;
-            if note.channel() == JOBS_CHANNEL {
+            if note.channel == JOBS_CHANNEL {
                 self.jobs.notify_one();
                 continue;
             }
-            match serde_json::from_str::<ProgressEvent>(note.payload()) {
+            match serde_json::from_str::<ProgressEvent>(&note.payload) {
                 Ok(event) => {
                     let _ = self.tx.send(event);
                 }

@@ -23,7 +23,7 @@ impl StoreLinkGraph {
 }
 
 fn graph_error(e: store::StoreError) -> GraphError {
-    GraphError(e.to_string())
+    GraphError(crate::chain::Chain(&e).to_string())
 }
 
 impl LinkGraph for StoreLinkGraph {

@@ -1,0 +1,11 @@
+//! Request extractors: what a handler learns about a request before it runs.
+//!
+//! Each extractor needs only the part of the state it reads (through axum's `FromRef`), so the
+//! extractors still to come (the signed-in user, the admin, an API key) slot in beside these
+//! without touching the handlers that do not use them.
+
+mod client_ip;
+mod json;
+
+pub use client_ip::{ClientIp, TrustedProxies};
+pub use json::ApiJson;

@@ -1,0 +1,41 @@
+//! `/healthz` (the process answers) and `/readyz` (the database answers, migrations are
+//! applied; the browser's state is reported but does not decide readiness).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use crate::state::AppState;
+
+/// The health checks.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+}
+
+async fn healthz() -> Json<Value> {
+    Json(json!({"status": "ok"}))
+}
+
+async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+    let database = store::ping(&state.db).await.is_ok();
+    let migrations = matches!(store::pending_migrations(&state.db).await, Ok(0));
+    let ready = database && migrations;
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        Json(json!({
+            "ready": ready,
+            "database": database,
+            "migrations": if migrations { "applied" } else { "pending" },
+            "browser": state.config.browser_status(),
+        })),
+    )
+}

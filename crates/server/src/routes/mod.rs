@@ -1,0 +1,24 @@
+//! The HTTP routes, one module per resource; each exposes `router()` with thin handlers that
+//! extract, call a service and shape the answer. `crate::app` merges them.
+//!
+//! API routers use paths relative to `/api`, where `app` nests them.
+
+pub mod analyses;
+pub mod contact;
+pub mod files;
+pub mod health;
+pub mod pages;
+pub mod progress;
+pub mod reports;
+pub mod results;
+pub mod stats;
+pub mod trial;
+
+use uuid::Uuid;
+
+use crate::error::{AppError, AppResult};
+
+/// An id from a path: anything that is not a UUID names nothing we have.
+fn parse_id(raw: &str, what: &str) -> AppResult<Uuid> {
+    Uuid::parse_str(raw.trim()).map_err(|_| AppError::NotFound(format!("{what} not found")))
+}

@@ -1,0 +1,14 @@
+//! What the server does, with no HTTP types: routes call these, and so do the worker and the
+//! command line. Each service returns its own error; `crate::error` says which HTTP answer each
+//! one becomes.
+
+pub mod analyses;
+pub mod contact;
+pub mod graph;
+pub mod hub;
+pub mod pages;
+pub mod pdf;
+pub mod progress;
+pub mod reports;
+pub mod stats;
+pub mod worker;

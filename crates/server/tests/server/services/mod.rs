@@ -1,0 +1,6 @@
+//! Tests of services that no single route shows: the link graph, the worker's recovery and
+//! the ordering of a progress stream.
+
+mod graph;
+mod progress;
+mod worker;
