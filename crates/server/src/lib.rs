@@ -129,10 +129,19 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     let mut tasks = Vec::new();
 
     if roles.worker {
+        let browser = browser(&config);
+        if let Some(pool) = browser.clone() {
+            // Chromium and the tabs for the first analysis are ready before it arrives.
+            tokio::spawn(async move {
+                if let Err(e) = pool.warm().await {
+                    tracing::warn!(error = %e, "could not start the browser ahead of the first analysis");
+                }
+            });
+        }
         let worker = services::worker::Worker {
             db: db.clone(),
             analyzer: analyzer(&config, &db)?,
-            browser: browser(&config),
+            browser,
             blobs: std::sync::Arc::new(LocalBlobStore::new(
                 config.blob_dir(),
                 store::results::BLOB_PREFIX,
