@@ -590,6 +590,7 @@ impl BrowserPool {
                 .collect(),
             total_ms: started.elapsed().as_secs_f64() * 1000.0,
         };
+        tracing::debug!(?timings, "browser measurement");
         Ok(super::assemble(
             url,
             desktop,

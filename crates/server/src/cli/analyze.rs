@@ -65,6 +65,10 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
         }
     };
     let show_progress = std::io::stderr().is_terminal();
+    // The command's own output is its messages; logs only when asked for with RUST_LOG.
+    if std::env::var_os("RUST_LOG").is_some() {
+        server::init_tracing(&config.log_filter);
+    }
     let analyzer_config = config.analyzer_config();
     // Chromium (SITELENS_CHROMIUM, default /usr/bin/chromium) unless --no-browser; every request
     // the browser makes goes through the same SSRF policy as the fetcher.
