@@ -8,6 +8,33 @@ export PATH := justfile_directory() + "/web/node_modules/.bin:" + env_var_or_def
 default:
     @just --list
 
+# Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
+# wasm-bindgen-cli at the crate's pinned version, wasm-pack, the npm packages, PostgreSQL started
+# when it is installed but stopped, and Debian's Chromium when running as root.
+setup: web-deps
+    #!/usr/bin/env bash
+    set -euo pipefail
+    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+      || rustup target add wasm32-unknown-unknown
+    pinned=$(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)
+    if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $pinned"; then
+      cargo install wasm-bindgen-cli --version "$pinned"
+    fi
+    command -v wasm-pack >/dev/null || cargo install wasm-pack --locked
+    if command -v pg_isready >/dev/null && ! pg_isready -h 127.0.0.1 -p 5432 -q \
+      && command -v pg_ctlcluster >/dev/null && [ "$(id -u)" = 0 ]; then
+      pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+    fi
+    if ! command -v chromium >/dev/null; then
+      if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null
+      else
+        echo "note: Chromium is missing: install Debian's package 'chromium' (apt-get install chromium);" >&2
+        echo "      until then analyses run over HTTP only and the e2e tests cannot run" >&2
+      fi
+    fi
+
 # Install the npm packages of the web app and the e2e suite when missing or the lock file changed.
 web-deps:
     #!/usr/bin/env bash
@@ -32,9 +59,9 @@ bindings:
     UPDATE_BINDINGS=1 cargo test -p domain --lib bindings
 
 # Build what is needed and start the product (web app, API and worker) on http://127.0.0.1:8080.
-run: web
-    cargo build -p server
-    ./target/debug/sitelens serve
+run: setup web
+    cargo build --release -p server --locked
+    ./target/release/sitelens serve
 
 # Format the code.
 fmt:
@@ -50,7 +77,7 @@ lint: wasm
     cd e2e && ../web/node_modules/.bin/tsc -p .
 
 # Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, e2e.
-test: lint && e2e
+test: setup lint && e2e
     cargo test --workspace --locked
     cd web && npx vitest run
 
