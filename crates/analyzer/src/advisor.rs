@@ -1,8 +1,9 @@
 //! Advice: meta tag, Open Graph, content and heading suggestions.
 //!
 //! [`Advisor`] is the seam: the default [`RuleBasedAdvisor`] derives every suggestion
-//! deterministically from the page's own text; a language-model advisor (a later issue) plugs in
-//! behind the same trait and falls back to this one.
+//! deterministically from the page's own text. The language-model advisor ([`crate::llm`], used
+//! when an OpenAI-compatible endpoint is configured) implements the same trait and falls back to
+//! this one on any failure (docs/ARCHITECTURE.md §5, docs/PRODUCT.md §10.3).
 
 use std::collections::BTreeMap;
 

@@ -68,7 +68,7 @@ pub enum AnalyzeError {
     },
 }
 
-/// One progress report (SPEC.md §2 steps).
+/// One progress report (the steps of docs/PRODUCT.md §2.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProgressUpdate {
     /// Step name, for example "SEO Analysis".
@@ -115,7 +115,7 @@ impl AnalyzeOptions {
         }
     }
 
-    /// Pages to crawl (SPEC.md §9: basic 1, standard 10, premium 20).
+    /// Pages to crawl (docs/PRODUCT.md §9.2: basic 1, standard 10, premium 20).
     pub fn pages(&self) -> usize {
         self.max_pages.unwrap_or(match self.report_type {
             ReportType::Basic => 1,

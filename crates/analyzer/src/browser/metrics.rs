@@ -509,7 +509,7 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
     }
 }
 
-/// Format bytes as the report shows sizes (KB, SPEC.md §9).
+/// Format bytes as the report shows sizes (KB, docs/PRODUCT.md §9.11).
 pub fn kb(bytes: f64) -> String {
     format!("{:.0} KB", (bytes / 1024.0).round())
 }

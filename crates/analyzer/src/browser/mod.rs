@@ -171,8 +171,7 @@ impl Device {
         }
     }
 
-    /// Screenshot width and height in CSS pixels at device pixel ratio 1 (SPEC.md §9 screenshot
-    /// sizes).
+    /// Screenshot width and height in CSS pixels at device pixel ratio 1 (docs/PRODUCT.md §9.10).
     pub fn viewport(self) -> (u32, u32) {
         let l = domain::constants::limits();
         match self {

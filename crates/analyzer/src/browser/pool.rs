@@ -28,7 +28,7 @@ use tokio::task::JoinHandle;
 use super::proxy::{ContextProxy, RequestGuard};
 use super::{BrowserError, BrowserReport, BrowserSettings, Device, PhaseTimings, lab};
 
-/// Chromium flags that work as root in a container (TOOLCHAIN.md), plus quiet defaults.
+/// Chromium flags that work as root in a container (docs/TOOLCHAIN.md §3.1), plus quiet defaults.
 const FLAGS: &[&str] = &[
     "--no-sandbox",
     "--disable-gpu",

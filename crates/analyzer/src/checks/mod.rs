@@ -1,6 +1,6 @@
 //! The checks. Each check has a stable id, belongs to a section and a group, and yields findings
-//! shaped as SPEC.md §3's Finding. Where a check matches a Lighthouse audit the finding names
-//! that audit and reaches the same verdict Lighthouse would on the same page.
+//! shaped as docs/PRODUCT.md §3.15's Finding. Where a check matches a Lighthouse audit the
+//! finding names that audit and reaches the same verdict Lighthouse would on the same page.
 //!
 //! Page checks run on every crawled HTML page; [`merge_pages`] folds their findings into one
 //! finding per id (the worst verdict, naming the affected pages). Site checks run once.
@@ -212,8 +212,8 @@ pub fn short_url(u: &str) -> String {
     }
 }
 
-/// A good range of SPEC.md §9, read from `domain` (one rule, one place): (min, max), whole
-/// numbers, inclusive; an open bound is 0 or `usize::MAX`.
+/// A good range of docs/PRODUCT.md §9.7, read from `domain` (one rule, one place): (min, max),
+/// whole numbers, inclusive; an open bound is 0 or `usize::MAX`.
 pub fn good_range(id: &str) -> (usize, usize) {
     domain::performance::good_ranges()
         .into_iter()

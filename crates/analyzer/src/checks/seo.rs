@@ -15,15 +15,15 @@ const LINKS: &str = "Links";
 const INTL: &str = "International";
 const MOBILE: &str = "Mobile & Accessibility";
 
-/// Good title length (SPEC.md §9): 30-60 characters.
+/// Good title length (docs/PRODUCT.md §9.7): 30-60 characters.
 pub fn title_range() -> (usize, usize) {
     super::good_range("title")
 }
-/// Good meta description length (SPEC.md §9): 120-160 characters.
+/// Good meta description length (docs/PRODUCT.md §9.7): 120-160 characters.
 pub fn description_range() -> (usize, usize) {
     super::good_range("description")
 }
-/// Longest useful alt text (SPEC.md §9): 125 characters.
+/// Longest useful alt text (docs/PRODUCT.md §9.7): 125 characters.
 pub fn alt_max() -> usize {
     super::good_range("altText").1
 }

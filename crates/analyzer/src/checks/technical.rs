@@ -13,11 +13,11 @@ const PERF: &str = "Page Weight & Loading";
 
 /// Lighthouse's `server-response-time` threshold: 600 ms.
 pub const TTFB_GOOD_MS: u128 = 600;
-/// Page weight good range (SPEC.md §9): under 3 MB.
+/// Page weight good range (docs/PRODUCT.md §9.7): under 3 MB.
 pub fn page_size_good() -> u64 {
     super::good_range("pageSize").1 as u64
 }
-/// Request count good range (SPEC.md §9): under 50.
+/// Request count good range (docs/PRODUCT.md §9.7): under 50.
 pub fn requests_good() -> usize {
     super::good_range("requests").1
 }
@@ -459,7 +459,7 @@ pub fn run_site(site: &SiteData, tech: &[Technology], out: &mut Vec<Tagged>) {
         push(out, Section::Technical, SECURITY, finding);
     }
 
-    // Page weight and request count (SPEC.md §9 good ranges): HTML plus referenced assets.
+    // Page weight and request count (docs/PRODUCT.md §9.7): HTML plus referenced assets.
     if let Ok(html) = &start.fetched {
         let assets_bytes: u64 = site.assets.iter().map(|a| a.transfer_bytes).sum();
         let total = html.transfer_bytes + assets_bytes;
