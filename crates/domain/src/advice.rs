@@ -12,8 +12,8 @@ pub fn sort_action_items(items: &mut [ActionItem]) {
 pub const WORDPRESS_TIP_BELOW: u32 = 70;
 
 /// Whether the Technical tab shows the WordPress theme recommendation: the performance score is
-/// below 70 and some technical finding's title or description mentions WordPress (docs/PRODUCT.md
-/// §2.6.6).
+/// below 70 and some technical finding's title or description mentions WordPress
+/// (docs/PRODUCT.md §2.6.6).
 pub fn show_wordpress_tip(performance_score: u32, technical: &[SectionGroup]) -> bool {
     performance_score < WORDPRESS_TIP_BELOW
         && technical.iter().flat_map(|g| &g.findings).any(|f| {
