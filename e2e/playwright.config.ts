@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 
-// Debian's Chromium, never a downloaded browser (see shared/TOOLCHAIN.md): these flags work as root.
+// Debian's Chromium, never a downloaded browser (docs/TOOLCHAIN.md §3.1, §3.2): these flags work as root.
 const chromiumArgs = [
   "--headless",
   "--no-sandbox",
