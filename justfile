@@ -68,8 +68,9 @@ fmt:
     cargo fmt --all
     cd web && npx eslint --fix .
 
-# Clippy with warnings denied, rustfmt check, eslint and tsc.
+# Document citations (scripts/check-doc-refs.mjs), clippy with warnings denied, rustfmt check, eslint and tsc.
 lint: wasm
+    node --test scripts/check-doc-refs.test.mjs && node scripts/check-doc-refs.mjs
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p domain-wasm --target wasm32-unknown-unknown --locked -- -D warnings
