@@ -31,35 +31,25 @@ test("a citation of an existing document and sections passes", () => {
   assert.deepEqual(problems({ "docs/PRODUCT.md": PRODUCT, "crates/a/src/lib.rs": rs }), []);
 });
 
-test("a document outside the repository is refused", () => {
-  const found = problems({ "docs/PRODUCT.md": PRODUCT, "web/src/a.ts": "// see ../../../shared/NOTES.md §3\n" });
-  assert.deepEqual(found, ["web/src/a.ts:1: cites ../../../shared/NOTES.md, which is not a file in the repository"]);
-});
+/** Each case: what it shows, the file it writes beside docs/PRODUCT.md, and the problems expected. */
+const REFUSED = [
+  ["a document outside the repository", "web/src/a.ts", "// see ../../../shared/NOTES.md §3\n",
+    ["web/src/a.ts:1: cites ../../../shared/NOTES.md, which is not a file in the repository"]],
+  ["a bare name resolves only from the citing folder or the root", "crates/a/src/lib.rs", "// (PRODUCT.md §9.7)\n",
+    ["crates/a/src/lib.rs:1: cites PRODUCT.md, which is not a file in the repository"]],
+  ["a missing section, in either citation form", "a.rs", "// (docs/PRODUCT.md §9.8)\n// docs/PRODUCT.md sections 1 and 4\n",
+    ["a.rs:1: cites docs/PRODUCT.md §9.8, which has no such section", "a.rs:2: cites docs/PRODUCT.md §4, which has no such section"]],
+  ["both ends of a range", "a.rs", "// (docs/PRODUCT.md §1.2-§1.5)\n",
+    ["a.rs:1: cites docs/PRODUCT.md §1.5, which has no such section"]],
+  ["a name at the end of a line passes its sections to the next line", "a.rs", "/// valid (docs/PRODUCT.md\n/// §9.6: 7 days).\n",
+    ["a.rs:2: cites docs/PRODUCT.md §9.6, which has no such section"]],
+];
 
-test("a bare name must resolve from the citing folder or the root", () => {
-  const found = problems({ "docs/PRODUCT.md": PRODUCT, "crates/a/src/lib.rs": "// (PRODUCT.md §9.7)\n" });
-  assert.deepEqual(found, ["crates/a/src/lib.rs:1: cites PRODUCT.md, which is not a file in the repository"]);
-});
-
-test("a section the document lacks is refused, in either citation form", () => {
-  const rs = "// (docs/PRODUCT.md §9.8)\n// docs/PRODUCT.md sections 1 and 4\n";
-  assert.deepEqual(problems({ "docs/PRODUCT.md": PRODUCT, "crates/a/src/lib.rs": rs }), [
-    "crates/a/src/lib.rs:1: cites docs/PRODUCT.md §9.8, which has no such section",
-    "crates/a/src/lib.rs:2: cites docs/PRODUCT.md §4, which has no such section",
-  ]);
-});
-
-test("both ends of a range are checked", () => {
-  const found = problems({ "docs/PRODUCT.md": PRODUCT, "a.rs": "// (docs/PRODUCT.md §1.2-§1.5)\n" });
-  assert.deepEqual(found, ["a.rs:1: cites docs/PRODUCT.md §1.5, which has no such section"]);
-});
-
-test("a name at the end of a line passes its sections to the next line", () => {
-  const rs = "/// valid for `valid_for` (docs/PRODUCT.md\n/// §9.6: 1 credit, 7 days).\n";
-  assert.deepEqual(problems({ "docs/PRODUCT.md": PRODUCT, "a.rs": rs }), [
-    "a.rs:2: cites docs/PRODUCT.md §9.6, which has no such section",
-  ]);
-});
+for (const [what, file, text, expected] of REFUSED) {
+  test(`refused: ${what}`, () => {
+    assert.deepEqual(problems({ "docs/PRODUCT.md": PRODUCT, [file]: text }), expected);
+  });
+}
 
 test("a document's own sections are checked, other documents' by their names", () => {
   const arch = "# Architecture\n\n## 4. Flow\n\nSee §4, `PRODUCT.md` §9.7 and §5.\n";
