@@ -21,7 +21,9 @@ use chromiumoxide::cdp::browser_protocol::page::CreateIsolatedWorldParams;
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, ExecutionContextId,
 };
-use domain::report::{Finding, FindingType};
+use domain::report::FindingType;
+
+use crate::checks::finding;
 use serde::Deserialize;
 
 use super::{AccessibilityResult, AuditOutcome, category_score};
@@ -336,27 +338,27 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
         } else {
             format!(" Examples: {}.", v.targets.join(", "))
         };
-        findings.push(Finding {
-            id: format!("a11y.{}", v.id),
+        findings.push(finding(
+            &format!("a11y.{}", v.id),
             kind,
-            title: v.help.clone(),
-            description: format!(
+            v.help.clone(),
+            format!(
                 "{} {} element(s) fail ({} impact).{examples}",
                 v.description,
                 v.nodes,
                 v.impact.as_deref().unwrap_or("unknown")
             ),
-            solution: Some(format!("See {} for how to fix it.", v.help_url)),
-            audit: Some(v.id.clone()),
-        });
+            Some(&format!("See {} for how to fix it.", v.help_url)),
+            Some(&v.id),
+        ));
     }
     let passed = passes.iter().filter(|p| weight(p) > 0.0).count();
     if passed > 0 {
-        findings.push(Finding {
-            id: "a11y.passed".to_owned(),
-            kind: FindingType::Good,
-            title: format!("{passed} accessibility checks pass"),
-            description: format!(
+        findings.push(finding(
+            "a11y.passed",
+            FindingType::Good,
+            format!("{passed} accessibility checks pass"),
+            format!(
                 "axe-core {} found no problem with: {}.",
                 r.version,
                 passes
@@ -366,9 +368,9 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            solution: None,
-            audit: None,
-        });
+            None,
+            None,
+        ));
     }
     AccessibilityResult {
         score: category_score(&audits),

@@ -5,6 +5,8 @@
 
 use domain::report::{Finding, FindingType};
 
+use crate::checks::finding;
+
 use super::design::DesignProbe;
 use super::lab::DeviceRun;
 use super::{AuditOutcome, BestPracticesResult, category_score};
@@ -25,20 +27,21 @@ fn audit(
         passed,
         weight,
     });
-    findings.push(Finding {
-        id: format!("bp.{id}"),
-        kind: if passed {
-            FindingType::Good
-        } else if weight >= 5.0 {
-            FindingType::Issue
-        } else {
-            FindingType::Warning
-        },
+    let kind = if passed {
+        FindingType::Good
+    } else if weight >= 5.0 {
+        FindingType::Issue
+    } else {
+        FindingType::Warning
+    };
+    findings.push(finding(
+        &format!("bp.{id}"),
+        kind,
         title,
         description,
-        solution: (!passed).then(|| solution.to_owned()),
-        audit: Some(id.to_owned()),
-    });
+        Some(solution),
+        Some(id),
+    ));
 }
 
 fn list(items: &[String]) -> String {
