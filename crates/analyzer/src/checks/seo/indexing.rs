@@ -6,20 +6,37 @@ use super::{INDEXING, Section, push};
 use crate::checks::{PageCtx, Tagged, good, issue, list, warning};
 use crate::crawl::{path_and_query, same_site};
 
-/// Lighthouse's `canonical` audit, plus the hreflang consistency it checks.
+/// Lighthouse's `canonical` audit, plus the hreflang consistency it checks. Where our rule is
+/// stricter than Lighthouse's (no canonical at all, a canonical on another host, a canonical
+/// naming an hreflang alternate of a page that is not itself in the hreflang set), the finding
+/// carries no Lighthouse audit id: Lighthouse passes those pages or finds the audit not
+/// applicable.
 pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let id = "seo.canonical";
     let audit = Some("canonical");
     let page_url = ctx.page.final_url();
     let raw: Vec<&String> = ctx.doc.canonicals.iter().collect();
     if raw.is_empty() {
+        // Lighthouse: not applicable. Nothing is wrong with the links there are (none), and our
+        // own rule asks for one.
+        push(
+            out,
+            Section::Seo,
+            INDEXING,
+            good(
+                id,
+                audit,
+                "No conflicting canonical URL",
+                "The page declares no canonical link, so none can point search engines elsewhere.",
+            ),
+        );
         push(
             out,
             Section::Seo,
             INDEXING,
             warning(
-                id,
-                audit,
+                "seo.canonical.missing",
+                None,
                 "No canonical URL",
                 "The page declares no canonical URL. Lighthouse does not fail this, but without one, duplicate addresses (tracking parameters, http/https, trailing slashes) split ranking signals.",
                 "Add <link rel=\"canonical\" href=\"https://…\"> with the page's preferred absolute address.",
@@ -83,13 +100,15 @@ pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         .filter_map(|(_, h)| page_url.join(h).ok())
         .collect();
     if hreflang_targets.iter().any(|h| h == &canon) && &canon != page_url {
+        // Lighthouse fails this only when the page itself is in the hreflang set too.
+        let lighthouse = hreflang_targets.iter().any(|h| h == page_url);
         push(
             out,
             Section::Seo,
             INDEXING,
             issue(
                 id,
-                audit,
+                audit.filter(|_| lighthouse),
                 "Canonical points to another language version",
                 format!(
                     "The canonical URL {canon} is one of the page's hreflang alternates, so search engines drop this language version."
@@ -122,9 +141,10 @@ pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             out,
             Section::Seo,
             INDEXING,
+            // Lighthouse passes a canonical on another host (syndication); the warning is ours.
             warning(
                 id,
-                audit,
+                None,
                 "Canonical points to another domain",
                 format!(
                     "The canonical URL {canon} is on another host; make sure this is intended (syndicated content)."

@@ -113,6 +113,8 @@ fn json_ld_items(v: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
     }
 }
 
+/// Our own check: Lighthouse's `structured-data` audit is manual (it never gives a verdict),
+/// so these findings carry no Lighthouse audit id.
 pub(super) fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     if ctx.doc.json_ld.is_empty() && !ctx.doc.microdata_types.is_empty() {
         push(
@@ -121,7 +123,7 @@ pub(super) fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             SOCIAL,
             good(
                 "seo.structured-data",
-                Some("structured-data"),
+                None,
                 "Structured data found (microdata)",
                 format!(
                     "Microdata or RDFa types: {}. JSON-LD is easier to maintain and validate.",
@@ -138,7 +140,7 @@ pub(super) fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             SOCIAL,
             warning(
                 "seo.structured-data",
-                Some("structured-data"),
+                None,
                 "No structured data",
                 "The page has no JSON-LD structured data, so it cannot earn rich results (stars, FAQs, breadcrumbs, logos).",
                 "Add JSON-LD for the page's type: Organization and WebSite on the home page, Article, Product, FAQPage or BreadcrumbList where they fit.",
@@ -179,7 +181,7 @@ pub(super) fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let f = if !errors.is_empty() {
         issue(
             "seo.structured-data",
-            Some("structured-data"),
+            None,
             "Structured data has errors",
             format!("{}.", list(&errors, 3)),
             "Fix the JSON-LD so it parses and every item has an @type; test it with a rich-results validator.",
@@ -187,7 +189,7 @@ pub(super) fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     } else if !missing.is_empty() {
         warning(
             "seo.structured-data",
-            Some("structured-data"),
+            None,
             "Structured data lacks required properties",
             format!(
                 "Types found: {}. Missing: {}.",
@@ -199,7 +201,7 @@ pub(super) fn structured_data(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     } else {
         good(
             "seo.structured-data",
-            Some("structured-data"),
+            None,
             "Structured data is valid",
             format!("JSON-LD types: {}.", types.join(", ")),
         )
