@@ -232,10 +232,13 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             .map(str::to_ascii_lowercase)
             .collect();
         let href = v.attr("href").unwrap_or("").trim().to_owned();
-        if rel.iter().any(|r| r == "canonical") {
+        // Search engines (and Lighthouse) read canonical and hreflang links only in the head.
+        let head = within_head(&l);
+        if head && rel.iter().any(|r| r == "canonical") {
             page.canonicals.push(href.clone());
         }
-        if rel.iter().any(|r| r == "alternate")
+        if head
+            && rel.iter().any(|r| r == "alternate")
             && let Some(lang) = v.attr("hreflang")
         {
             page.hreflangs.push((lang.trim().to_owned(), href.clone()));

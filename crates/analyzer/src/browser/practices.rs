@@ -5,6 +5,8 @@
 
 use domain::report::{Finding, FindingType};
 
+use crate::checks::finding;
+
 use super::design::DesignProbe;
 use super::lab::DeviceRun;
 use super::{AuditOutcome, BestPracticesResult, category_score};
@@ -25,20 +27,21 @@ fn audit(
         passed,
         weight,
     });
-    findings.push(Finding {
-        id: format!("bp.{id}"),
-        kind: if passed {
-            FindingType::Good
-        } else if weight >= 5.0 {
-            FindingType::Issue
-        } else {
-            FindingType::Warning
-        },
+    let kind = if passed {
+        FindingType::Good
+    } else if weight >= 5.0 {
+        FindingType::Issue
+    } else {
+        FindingType::Warning
+    };
+    findings.push(finding(
+        &format!("bp.{id}"),
+        kind,
         title,
         description,
-        solution: (!passed).then(|| solution.to_owned()),
-        audit: Some(id.to_owned()),
-    });
+        Some(solution),
+        Some(id),
+    ));
 }
 
 fn list(items: &[String]) -> String {
@@ -49,6 +52,25 @@ fn list(items: &[String]) -> String {
     } else {
         shown.join("; ")
     }
+}
+
+/// The DevTools issue kinds Lighthouse 12.8.2's `inspector-issues` audit reports: mixed
+/// content, cookies, responses blocked by a cross-origin policy, heavy ads and Content Security
+/// Policy. Every other kind (generic issues, quirks mode, low contrast, ...) it ignores.
+const LIGHTHOUSE_ISSUE_KINDS: &[&str] = &[
+    "MixedContentIssue",
+    "CookieIssue",
+    "BlockedByResponseIssue",
+    "HeavyAdIssue",
+    "ContentSecurityPolicyIssue",
+];
+
+/// Split recorded issue kinds into those Lighthouse counts and the rest.
+fn lighthouse_issues(issues: &[String]) -> (Vec<String>, Vec<String>) {
+    issues
+        .iter()
+        .cloned()
+        .partition(|k| LIGHTHOUSE_ISSUE_KINDS.contains(&k.as_str()))
 }
 
 /// Assess the desktop run (and the mobile design probe for `viewport` and `font-size`).
@@ -126,24 +148,43 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Fix the scripts and missing resources behind each console error.",
     );
 
+    let (mut counted, others) = lighthouse_issues(&log.issues);
+    if log.third_party_cookies > 0 {
+        counted.push(format!(
+            "CookieIssue (third-party, {})",
+            log.third_party_cookies
+        ));
+    }
     audit(
         &mut audits,
         &mut findings,
         "inspector-issues",
         1.0,
-        log.issues.is_empty(),
-        if log.issues.is_empty() {
+        counted.is_empty(),
+        if counted.is_empty() {
             "No browser issues".into()
         } else {
-            format!("{} issue(s) in the DevTools Issues panel", log.issues.len())
+            format!("{} issue(s) in the DevTools Issues panel", counted.len())
         },
-        if log.issues.is_empty() {
+        if counted.is_empty() {
             "Chromium raised no issue (cookies, CSP, CORS, mixed content).".into()
         } else {
-            format!("Issue kinds: {}.", list(&log.issues))
+            format!("Issue kinds: {}.", list(&counted))
         },
         "Open the Issues panel of Chrome DevTools and resolve each issue.",
     );
+    if !others.is_empty() {
+        // Our own advice: Lighthouse ignores these kinds, so they neither fail its audit nor
+        // count in the score.
+        findings.push(finding(
+            "bp.other-browser-issues",
+            FindingType::Warning,
+            format!("{} other issue(s) in the DevTools Issues panel", others.len()),
+            format!("Issue kinds: {}.", list(&others)),
+            Some("Open the Issues panel of Chrome DevTools to see each issue (for example a form field without a name)."),
+            None,
+        ));
+    }
 
     audit(
         &mut audits,
@@ -346,5 +387,30 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         audits,
         console_errors: log.errors.clone(),
         deprecations: log.deprecations.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inspector_issues_counts_only_the_kinds_lighthouse_reports() {
+        let kinds: Vec<String> = [
+            "GenericIssue",
+            "MixedContentIssue",
+            "QuirksModeIssue",
+            "ContentSecurityPolicyIssue",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let (counted, others) = lighthouse_issues(&kinds);
+        assert_eq!(
+            counted,
+            vec!["MixedContentIssue", "ContentSecurityPolicyIssue"]
+        );
+        assert_eq!(others, vec!["GenericIssue", "QuirksModeIssue"]);
+        let (counted, _) = lighthouse_issues(&["GenericIssue".to_owned()]);
+        assert!(counted.is_empty());
     }
 }

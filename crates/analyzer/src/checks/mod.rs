@@ -50,7 +50,8 @@ pub struct PageCtx<'a> {
     pub site: &'a SiteData,
 }
 
-/// Build a finding.
+/// Build a finding: the one constructor every check and browser audit uses, so each finding
+/// has the same shape. A good finding never carries a solution.
 pub fn finding(
     id: &str,
     kind: FindingType,
@@ -64,7 +65,9 @@ pub fn finding(
         kind,
         title: title.into(),
         description: description.into(),
-        solution: solution.map(str::to_owned),
+        solution: solution
+            .filter(|_| kind != FindingType::Good)
+            .map(str::to_owned),
         audit: audit.map(str::to_owned),
     }
 }

@@ -232,6 +232,9 @@ pub fn run_page(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     render_blocking(ctx, out);
 }
 
+/// HSTS, CSP, framing and other headers. Lighthouse reports `has-hsts`, `csp-xss` and
+/// `clickjacking-mitigation` as informative (never pass or fail), so these findings are our own
+/// verdicts and carry no Lighthouse audit id.
 fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged>) {
     if https {
         let finding = match f.header("strict-transport-security") {
@@ -244,14 +247,14 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
                 if max_age >= 31_536_000 {
                     good(
                         "tech.hsts",
-                        Some("has-hsts"),
+                        None,
                         "HSTS is enabled",
                         format!("Strict-Transport-Security: {v}."),
                     )
                 } else {
                     warning(
                         "tech.hsts",
-                        Some("has-hsts"),
+                        None,
                         "HSTS max-age is short",
                         format!(
                             "Strict-Transport-Security: {v}; at least one year (31536000) is recommended."
@@ -262,7 +265,7 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
             }
             None => warning(
                 "tech.hsts",
-                Some("has-hsts"),
+                None,
                 "No HSTS header",
                 "Without Strict-Transport-Security, a visitor's first request can be downgraded to plain HTTP.",
                 "Send Strict-Transport-Security: max-age=31536000; includeSubDomains.",
@@ -274,13 +277,13 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
     let finding = match csp {
         Some(v) => good(
             "tech.csp",
-            Some("csp-xss"),
+            None,
             "Content Security Policy is set",
             format!("Content-Security-Policy: {}.", truncate(v, 120)),
         ),
         None => warning(
             "tech.csp",
-            Some("csp-xss"),
+            None,
             "No Content Security Policy",
             "Without a Content-Security-Policy header, an injected script runs with the page's full rights.",
             "Send a Content-Security-Policy header; start with default-src 'self' and allow what the site needs.",
@@ -307,19 +310,19 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
     let finding = match f.header("x-frame-options") {
         _ if frame_ancestors => good(
             "tech.clickjacking",
-            Some("clickjacking-mitigation"),
+            None,
             "Framing is restricted",
             "The CSP sets frame-ancestors.",
         ),
         Some(v) => good(
             "tech.clickjacking",
-            Some("clickjacking-mitigation"),
+            None,
             "Framing is restricted",
             format!("X-Frame-Options: {v}."),
         ),
         None => warning(
             "tech.clickjacking",
-            Some("clickjacking-mitigation"),
+            None,
             "Page can be framed by any site",
             "Neither X-Frame-Options nor CSP frame-ancestors is set, so other sites can embed the page (clickjacking).",
             "Send X-Frame-Options: SAMEORIGIN or Content-Security-Policy: frame-ancestors 'self'.",
@@ -424,9 +427,13 @@ pub fn run_site(site: &SiteData, tech: &[Technology], out: &mut Vec<Tagged>) {
             format!("{final_url} is served over HTTPS."),
         )
     } else {
+        // Lighthouse counts localhost and 127.0.0.1 as secure; a site that visitors reach over
+        // plain HTTP is still not, so there the verdict is ours alone.
+        let host = final_url.host_str().unwrap_or("");
+        let local = host == "localhost" || host == "127.0.0.1" || host.ends_with(".localhost");
         issue(
             "tech.https",
-            Some("is-on-https"),
+            (!local).then_some("is-on-https"),
             "Site is not on HTTPS",
             "The page is served over plain HTTP: browsers mark it \"Not secure\" and search engines prefer HTTPS pages.",
             "Install a TLS certificate (free from Let's Encrypt) and redirect all HTTP traffic to HTTPS.",
