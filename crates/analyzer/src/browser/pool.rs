@@ -292,7 +292,9 @@ impl BrowserPool {
             .new_headless_mode()
             .no_sandbox()
             .disable_default_args()
-            .args(FLAGS.iter().copied())
+            // chromiumoxide writes the leading `--` itself: given "--x" it would pass "----x",
+            // which Chromium ignores.
+            .args(FLAGS.iter().map(|f| f.trim_start_matches("--")))
             .user_data_dir(&dir)
             .disable_cache()
             .viewport(None)
