@@ -391,10 +391,38 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
         ),
         (
             "/l3",
-            page("", "<a href=\"/x\">mehr</a>"),
+            // Lighthouse matches a link against the list of its own language.
+            page("", "<a href=\"/x\" lang=\"de\">mehr</a>"),
             vec![],
             "link-text",
             false,
+        ),
+        (
+            "/l5",
+            page("", "<a href=\"/x\">mehr</a>"),
+            vec![],
+            "link-text",
+            true,
+        ),
+        (
+            "/l6",
+            page(
+                "",
+                "<a href=\"/x\" rel=\"nofollow\">here</a><a href=\"mailto:a@example.com\">here</a>",
+            ),
+            vec![],
+            "link-text",
+            true,
+        ),
+        (
+            "/l7",
+            page(
+                "",
+                "<a href=\"/l7\">click here</a><a href=\"/x\">Read more »</a>",
+            ),
+            vec![],
+            "link-text",
+            true,
         ),
         (
             "/l4",
@@ -430,6 +458,25 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
         (
             "/a4",
             page("", "<a href=\"file:///etc/passwd\">local file</a>"),
+            vec![],
+            "crawlable-anchors",
+            false,
+        ),
+        (
+            // Lighthouse fails only javascript:void(0), and anchors without href only when
+            // something (a handler, a link attribute) makes them act as links.
+            "/a5",
+            page(
+                "",
+                "<a href=\"javascript:openMenu()\">menu</a><a>placeholder</a><a href=\"mailto:a@example.com\">mail</a>",
+            ),
+            vec![],
+            "crawlable-anchors",
+            true,
+        ),
+        (
+            "/a6",
+            page("", "<a target=\"_blank\">new window</a>"),
             vec![],
             "crawlable-anchors",
             false,
