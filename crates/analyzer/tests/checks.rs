@@ -513,6 +513,16 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
             "viewport",
             false,
         ),
+        (
+            "/v3",
+            page(
+                "<meta name=viewport content=\"width=device-width, initial-scale=0.5\">",
+                "",
+            ),
+            vec![],
+            "viewport",
+            false,
+        ),
     ]
 }
 
@@ -528,6 +538,12 @@ async fn stricter_rules_of_our_own_carry_no_lighthouse_audit_id() {
         };
         Site::new()
             .route("/none", Reply::html(page("")))
+            .route(
+                "/nozoom",
+                Reply::html(page(
+                    "<meta name=viewport content=\"width=device-width, initial-scale=1, user-scalable=no\">",
+                )),
+            )
             .route(
                 "/elsewhere",
                 Reply::html(page("<link rel=canonical href=\"https://example.com/elsewhere\">")),
@@ -566,6 +582,10 @@ async fn stricter_rules_of_our_own_carry_no_lighthouse_audit_id() {
         assert_eq!(all[id].kind, Warning, "{id}");
         assert_eq!(all[id].audit, None, "{id}");
     }
+    // Lighthouse's viewport audit passes a page that disables zooming; the warning is ours.
+    let report = run("/nozoom").await;
+    let f = &findings(&report)["design.viewport"];
+    assert_eq!((f.kind, f.audit.as_deref()), (Warning, None));
     // A canonical on another host passes Lighthouse.
     let report = run("/elsewhere").await;
     let f = &findings(&report)["seo.canonical"];

@@ -351,11 +351,7 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Put <meta charset=\"utf-8\"> first in the head, or send charset=utf-8 in Content-Type.",
     );
 
-    let viewport_ok = c.viewport.as_deref().is_some_and(|v| {
-        v.replace(' ', "")
-            .to_ascii_lowercase()
-            .contains("width=device-width")
-    });
+    let viewport_ok = crate::checks::seo::mobile_optimized(c.viewport.as_deref());
     audit(
         &mut audits,
         &mut findings,
@@ -374,8 +370,13 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             &mut findings,
             "font-size",
             1.0,
-            share >= 0.6,
-            format!("{:.0}% of text legible on phones", share * 100.0),
+            // Lighthouse fails the audit outright without a viewport for phones.
+            share >= 0.6 && viewport_ok,
+            if viewport_ok {
+                format!("{:.0}% of text legible on phones", share * 100.0)
+            } else {
+                "Text is illegible on phones: no mobile viewport".to_owned()
+            },
             "At least 60% of text should be 12 px or larger at phone width.".into(),
             "Raise small text to at least 12 px on phones.",
         );
@@ -412,5 +413,26 @@ mod tests {
         assert_eq!(others, vec!["GenericIssue", "QuirksModeIssue"]);
         let (counted, _) = lighthouse_issues(&["GenericIssue".to_owned()]);
         assert!(counted.is_empty());
+    }
+
+    #[test]
+    fn a_viewport_is_mobile_optimized_as_lighthouse_decides() {
+        use crate::checks::seo::mobile_optimized;
+        assert!(mobile_optimized(Some(
+            "width=device-width, initial-scale=1"
+        )));
+        assert!(mobile_optimized(Some("width=device-width")));
+        assert!(mobile_optimized(Some("initial-scale=1")));
+        assert!(mobile_optimized(Some("width=600")));
+        // Zoom disabled still lays the page out for phones.
+        assert!(mobile_optimized(Some(
+            "width=device-width, initial-scale=1, user-scalable=no"
+        )));
+        assert!(!mobile_optimized(None));
+        assert!(!mobile_optimized(Some("user-scalable=yes")));
+        assert!(!mobile_optimized(Some(
+            "width=device-width, initial-scale=0.5"
+        )));
+        assert!(!mobile_optimized(Some("minimum-scale=1")));
     }
 }
