@@ -133,6 +133,10 @@ pub struct LabMetrics {
     pub third_party: ThirdParty,
     /// Requests whose host did not resolve or did not answer.
     pub unanswered: Vec<String>,
+    /// Requests over plain HTTP or WS to a host other than localhost (Lighthouse's
+    /// `is-on-https` counts every one, answered or not).
+    #[serde(default)]
+    pub insecure: Vec<String>,
     /// The network went quiet and the page looked done before the settling limit.
     pub settled: bool,
 }
@@ -530,7 +534,23 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
             .filter(|r| r.started && r.unanswered)
             .map(|r| r.url.clone())
             .collect(),
+        insecure: requests
+            .iter()
+            .filter(|r| r.started && insecure(&r.url))
+            .map(|r| r.url.clone())
+            .collect(),
     }
+}
+
+/// Lighthouse's insecure request: plain `http:` or `ws:` to a host other than `localhost`,
+/// `127.0.0.1` or a `.localhost` name.
+pub(crate) fn insecure(url: &str) -> bool {
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let host = u.host_str().unwrap_or("");
+    matches!(u.scheme(), "http" | "ws")
+        && !(host == "localhost" || host == "127.0.0.1" || host.ends_with(".localhost"))
 }
 
 /// Format bytes as the report shows sizes (KB, SPEC.md §9).
@@ -541,6 +561,17 @@ pub fn kb(bytes: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn insecure_requests_are_plain_http_beyond_localhost() {
+        assert!(insecure("http://example.com/a.js"));
+        assert!(insecure("ws://example.com/socket"));
+        assert!(!insecure("https://example.com/a.js"));
+        assert!(!insecure("http://127.0.0.1:8080/a.js"));
+        assert!(!insecure("http://localhost/a.js"));
+        assert!(!insecure("http://app.localhost/a.js"));
+        assert!(!insecure("data:image/png;base64,AAAA"));
+    }
 
     #[test]
     fn image_aspect_ratio_follows_lighthouse() {

@@ -80,7 +80,10 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
     let mut audits = Vec::new();
     let mut findings = Vec::new();
 
-    let secure = c.secure_context && log.mixed_content.is_empty();
+    // Lighthouse: every request over plain HTTP to a host other than localhost fails the
+    // audit, the page's own included, answered or not.
+    let insecure = &desktop.metrics.insecure;
+    let secure = c.secure_context && log.mixed_content.is_empty() && insecure.is_empty();
     audit(
         &mut audits,
         &mut findings,
@@ -91,6 +94,8 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             "Served securely".into()
         } else if !c.secure_context {
             "Not served over HTTPS".into()
+        } else if log.mixed_content.is_empty() {
+            format!("{} insecure request(s)", insecure.len())
         } else {
             "Mixed content".into()
         },
@@ -99,8 +104,10 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
                 "The page loaded over {} without TLS; browsers mark it as not secure.",
                 c.protocol
             )
-        } else if log.mixed_content.is_empty() {
+        } else if log.mixed_content.is_empty() && insecure.is_empty() {
             "The page and all its resources loaded over HTTPS.".into()
+        } else if log.mixed_content.is_empty() {
+            format!("Requested over plain HTTP: {}.", list(insecure))
         } else {
             format!(
                 "Resources loaded over plain HTTP on an HTTPS page: {}.",
