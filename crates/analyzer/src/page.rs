@@ -40,6 +40,13 @@ pub struct Anchor {
     pub role: Option<String>,
     /// Has an `aria-label` or `title`, or an image with alt text, naming it.
     pub has_accessible_name: bool,
+    /// `lang` of the element or of its nearest ancestor that has one.
+    pub lang: Option<String>,
+    /// Has an inline click handler (`onclick`).
+    pub onclick: bool,
+    /// Has an attribute that only means something with an href (`target`, `download`, `ping`,
+    /// `rel`, `hreflang`, `type`, `referrerpolicy`).
+    pub link_attributes: bool,
 }
 
 /// A `<script>` element.
@@ -394,6 +401,22 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             name: v.attr("name").map(str::to_owned),
             role: v.attr("role").map(str::to_owned),
             has_accessible_name,
+            lang: std::iter::once(a)
+                .chain(a.ancestors().filter_map(ElementRef::wrap))
+                .find_map(|e| e.value().attr("lang"))
+                .map(|l| l.trim().to_owned()),
+            onclick: v.attr("onclick").is_some(),
+            link_attributes: [
+                "target",
+                "download",
+                "ping",
+                "rel",
+                "hreflang",
+                "type",
+                "referrerpolicy",
+            ]
+            .iter()
+            .any(|n| v.attr(n).is_some()),
         });
     }
 

@@ -391,10 +391,38 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
         ),
         (
             "/l3",
-            page("", "<a href=\"/x\">mehr</a>"),
+            // Lighthouse matches a link against the list of its own language.
+            page("", "<a href=\"/x\" lang=\"de\">mehr</a>"),
             vec![],
             "link-text",
             false,
+        ),
+        (
+            "/l5",
+            page("", "<a href=\"/x\">mehr</a>"),
+            vec![],
+            "link-text",
+            true,
+        ),
+        (
+            "/l6",
+            page(
+                "",
+                "<a href=\"/x\" rel=\"nofollow\">here</a><a href=\"mailto:a@example.com\">here</a>",
+            ),
+            vec![],
+            "link-text",
+            true,
+        ),
+        (
+            "/l7",
+            page(
+                "",
+                "<a href=\"/l7\">click here</a><a href=\"/x\">Read more »</a>",
+            ),
+            vec![],
+            "link-text",
+            true,
         ),
         (
             "/l4",
@@ -435,6 +463,25 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
             false,
         ),
         (
+            // Lighthouse fails only javascript:void(0), and anchors without href only when
+            // something (a handler, a link attribute) makes them act as links.
+            "/a5",
+            page(
+                "",
+                "<a href=\"javascript:openMenu()\">menu</a><a>placeholder</a><a href=\"mailto:a@example.com\">mail</a>",
+            ),
+            vec![],
+            "crawlable-anchors",
+            true,
+        ),
+        (
+            "/a6",
+            page("", "<a target=\"_blank\">new window</a>"),
+            vec![],
+            "crawlable-anchors",
+            false,
+        ),
+        (
             "/i1",
             page(
                 "",
@@ -466,6 +513,16 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
             "viewport",
             false,
         ),
+        (
+            "/v3",
+            page(
+                "<meta name=viewport content=\"width=device-width, initial-scale=0.5\">",
+                "",
+            ),
+            vec![],
+            "viewport",
+            false,
+        ),
     ]
 }
 
@@ -481,6 +538,12 @@ async fn stricter_rules_of_our_own_carry_no_lighthouse_audit_id() {
         };
         Site::new()
             .route("/none", Reply::html(page("")))
+            .route(
+                "/nozoom",
+                Reply::html(page(
+                    "<meta name=viewport content=\"width=device-width, initial-scale=1, user-scalable=no\">",
+                )),
+            )
             .route(
                 "/elsewhere",
                 Reply::html(page("<link rel=canonical href=\"https://example.com/elsewhere\">")),
@@ -519,6 +582,10 @@ async fn stricter_rules_of_our_own_carry_no_lighthouse_audit_id() {
         assert_eq!(all[id].kind, Warning, "{id}");
         assert_eq!(all[id].audit, None, "{id}");
     }
+    // Lighthouse's viewport audit passes a page that disables zooming; the warning is ours.
+    let report = run("/nozoom").await;
+    let f = &findings(&report)["design.viewport"];
+    assert_eq!((f.kind, f.audit.as_deref()), (Warning, None));
     // A canonical on another host passes Lighthouse.
     let report = run("/elsewhere").await;
     let f = &findings(&report)["seo.canonical"];

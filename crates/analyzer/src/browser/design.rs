@@ -250,11 +250,17 @@ pub fn groups(
     }
     if let Some(m) = mobile {
         let share = m.legible_share();
+        // Lighthouse: without a viewport for phones, text is illegible whatever its size.
+        let laid_out = crate::checks::seo::mobile_optimized(viewport_meta);
         t.push(finding(
             "design.typography.legible-mobile",
-            if share >= 0.6 { Good } else { Issue },
-            format!("{:.0}% of text is legible on a {:.0} px phone screen", share * 100.0, m.viewport_width),
-            "Text under 12 px is hard to read on a phone; Lighthouse wants at least 60% of text at 12 px or more.".to_owned(),
+            if share >= 0.6 && laid_out { Good } else { Issue },
+            if laid_out {
+                format!("{:.0}% of text is legible on a {:.0} px phone screen", share * 100.0, m.viewport_width)
+            } else {
+                "Text is illegible on phones: no mobile viewport".to_owned()
+            },
+            "Text under 12 px is hard to read on a phone; Lighthouse wants at least 60% of text at 12 px or more, on a page with a viewport for phones.".to_owned(),
             Some("Use relative font sizes with a 16 px base and no text under 12 px on small screens."),
             Some("font-size"),
         ));
@@ -406,11 +412,7 @@ pub fn groups(
     // Mobile friendliness.
     if let Some(m) = mobile {
         let mut f = Vec::new();
-        let viewport_ok = viewport_meta.is_some_and(|v| {
-            v.replace(' ', "")
-                .to_ascii_lowercase()
-                .contains("width=device-width")
-        });
+        let viewport_ok = crate::checks::seo::mobile_optimized(viewport_meta);
         f.push(finding(
             "design.mobile.viewport",
             if viewport_ok { Good } else { Issue },

@@ -80,7 +80,10 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
     let mut audits = Vec::new();
     let mut findings = Vec::new();
 
-    let secure = c.secure_context && log.mixed_content.is_empty();
+    // Lighthouse: every request over plain HTTP to a host other than localhost fails the
+    // audit, the page's own included, answered or not.
+    let insecure = &desktop.metrics.insecure;
+    let secure = c.secure_context && log.mixed_content.is_empty() && insecure.is_empty();
     audit(
         &mut audits,
         &mut findings,
@@ -91,6 +94,8 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             "Served securely".into()
         } else if !c.secure_context {
             "Not served over HTTPS".into()
+        } else if log.mixed_content.is_empty() {
+            format!("{} insecure request(s)", insecure.len())
         } else {
             "Mixed content".into()
         },
@@ -99,8 +104,10 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
                 "The page loaded over {} without TLS; browsers mark it as not secure.",
                 c.protocol
             )
-        } else if log.mixed_content.is_empty() {
+        } else if log.mixed_content.is_empty() && insecure.is_empty() {
             "The page and all its resources loaded over HTTPS.".into()
+        } else if log.mixed_content.is_empty() {
+            format!("Requested over plain HTTP: {}.", list(insecure))
         } else {
             format!(
                 "Resources loaded over plain HTTP on an HTTPS page: {}.",
@@ -351,11 +358,7 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Put <meta charset=\"utf-8\"> first in the head, or send charset=utf-8 in Content-Type.",
     );
 
-    let viewport_ok = c.viewport.as_deref().is_some_and(|v| {
-        v.replace(' ', "")
-            .to_ascii_lowercase()
-            .contains("width=device-width")
-    });
+    let viewport_ok = crate::checks::seo::mobile_optimized(c.viewport.as_deref());
     audit(
         &mut audits,
         &mut findings,
@@ -374,8 +377,13 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             &mut findings,
             "font-size",
             1.0,
-            share >= 0.6,
-            format!("{:.0}% of text legible on phones", share * 100.0),
+            // Lighthouse fails the audit outright without a viewport for phones.
+            share >= 0.6 && viewport_ok,
+            if viewport_ok {
+                format!("{:.0}% of text legible on phones", share * 100.0)
+            } else {
+                "Text is illegible on phones: no mobile viewport".to_owned()
+            },
             "At least 60% of text should be 12 px or larger at phone width.".into(),
             "Raise small text to at least 12 px on phones.",
         );
@@ -412,5 +420,26 @@ mod tests {
         assert_eq!(others, vec!["GenericIssue", "QuirksModeIssue"]);
         let (counted, _) = lighthouse_issues(&["GenericIssue".to_owned()]);
         assert!(counted.is_empty());
+    }
+
+    #[test]
+    fn a_viewport_is_mobile_optimized_as_lighthouse_decides() {
+        use crate::checks::seo::mobile_optimized;
+        assert!(mobile_optimized(Some(
+            "width=device-width, initial-scale=1"
+        )));
+        assert!(mobile_optimized(Some("width=device-width")));
+        assert!(mobile_optimized(Some("initial-scale=1")));
+        assert!(mobile_optimized(Some("width=600")));
+        // Zoom disabled still lays the page out for phones.
+        assert!(mobile_optimized(Some(
+            "width=device-width, initial-scale=1, user-scalable=no"
+        )));
+        assert!(!mobile_optimized(None));
+        assert!(!mobile_optimized(Some("user-scalable=yes")));
+        assert!(!mobile_optimized(Some(
+            "width=device-width, initial-scale=0.5"
+        )));
+        assert!(!mobile_optimized(Some("minimum-scale=1")));
     }
 }

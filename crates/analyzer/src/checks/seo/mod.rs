@@ -15,7 +15,7 @@ mod social;
 
 pub use intl::valid_language_tag;
 pub use media::alt_max;
-pub use meta::{description_range, title_range};
+pub use meta::{description_range, mobile_optimized, title_range};
 
 const META: &str = "Meta Tags";
 const HEADINGS: &str = "Headings";
