@@ -675,7 +675,7 @@ mod tests {
 
     use super::*;
     use crate::checks::PageCtx;
-    use crate::crawl::{CrawledPage, RobotsInfo};
+    use crate::crawl::CrawledPage;
     use crate::fetch::Fetched;
 
     /// A one-page crawl of an HTTPS page, built by hand: the fixture server speaks plain HTTP,
@@ -709,25 +709,13 @@ mod tests {
         };
         let doc = crate::page::parse(html, &url);
         SiteData {
-            start: url.clone(),
-            pages: vec![CrawledPage {
+            http_version: Some(http),
+            ..SiteData::of_page(CrawledPage {
                 url,
                 depth: Some(0),
                 fetched: Ok(fetched),
                 doc: Some(doc),
-            }],
-            robots: RobotsInfo::default(),
-            sitemaps: Vec::new(),
-            sitemap_urls: Vec::new(),
-            internal_links: BTreeMap::new(),
-            external_links: BTreeMap::new(),
-            blocked_by_robots: Vec::new(),
-            assets: Vec::new(),
-            http_version: Some(http),
-            llms_txt: None,
-            favicon_ico: None,
-            stopped_early: None,
-            elapsed: Duration::from_millis(10),
+            })
         }
     }
 
@@ -778,5 +766,27 @@ mod tests {
         let v = verdicts(&site);
         assert_eq!(v["tech.hsts"], FindingType::Warning);
         assert_eq!(v["tech.http-redirect"], FindingType::Warning);
+    }
+
+    proptest::proptest! {
+        /// Truncation keeps whole characters: at most `n` of them, a prefix of the text, and an
+        /// ellipsis exactly when something was cut.
+        #[test]
+        fn truncate_is_a_character_prefix(s in "\\PC{0,80}", n in 0usize..40) {
+            let t = truncate(&s, n);
+            let kept = t.strip_suffix('…').unwrap_or(&t);
+            proptest::prop_assert!(s.starts_with(kept));
+            proptest::prop_assert!(kept.chars().count() <= n);
+            proptest::prop_assert_eq!(t == s, s.chars().count() <= n);
+        }
+
+        /// Slugs are lower-case ASCII letters, digits and inner dashes, and stable.
+        #[test]
+        fn slugs_are_ascii(s in "\\PC{0,40}") {
+            let g = slug(&s);
+            proptest::prop_assert!(g.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+            proptest::prop_assert!(!g.starts_with('-') && !g.ends_with('-'));
+            proptest::prop_assert_eq!(slug(&g), g.clone());
+        }
     }
 }
