@@ -23,6 +23,7 @@ pub mod blob;
 pub mod design;
 pub mod diagnostics;
 pub mod lab;
+pub mod launch;
 pub mod merge;
 pub mod metrics;
 pub mod pool;
