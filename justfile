@@ -9,7 +9,7 @@ default:
     @just --list
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
-# wasm-bindgen-cli at the crate's pinned version, wasm-pack, the npm packages, PostgreSQL started
+# wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
 # when it is installed but stopped, and Debian's Chromium when running as root.
 setup: web-deps
     #!/usr/bin/env bash
@@ -21,6 +21,7 @@ setup: web-deps
       cargo install wasm-bindgen-cli --version "$pinned"
     fi
     command -v wasm-pack >/dev/null || cargo install wasm-pack --locked
+    command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
     if command -v pg_isready >/dev/null && ! pg_isready -h 127.0.0.1 -p 5432 -q \
       && command -v pg_ctlcluster >/dev/null && [ "$(id -u)" = 0 ]; then
       pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
@@ -81,10 +82,36 @@ lint: wasm
     cd web && npx tsc -b && npx eslint --max-warnings 0 .
     cd e2e && ../web/node_modules/.bin/tsc -p .
 
-# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, e2e.
-test: setup lint && e2e
+# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, fuzzing, e2e.
+test: setup lint && fuzz e2e
     cargo test --workspace --locked
     cd web && npx vitest run
+
+# Fuzz the analyzer's parsers (HTML, CSS, robots.txt, sitemap, URLs) for `seconds` each; any panic or hang fails.
+fuzz seconds="30":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    # From the seeds in fuzz/corpus; a panic, a hang (10 s on one input) or 2 GB of memory fails.
+    # cargo-fuzz passes nightly-only flags (sanitizer coverage) to rustc; there is no nightly
+    # here, so RUSTC_BOOTSTRAP=1 lets the stable compiler accept them. No sanitizer: the code is
+    # safe Rust and the targets look for panics and hangs, which need none (the build stays short).
+    cd fuzz
+    export RUSTC_BOOTSTRAP=1
+    cargo fetch --locked --quiet
+    cargo fuzz build --sanitizer none --debug-assertions
+    bin=target/x86_64-unknown-linux-gnu/release
+    for t in html css robots sitemap url; do
+      mkdir -p "target/corpus/$t" target/artifacts
+      log="target/fuzz-$t.log"
+      if ! "$bin/$t" "target/corpus/$t" "corpus/$t" -max_total_time={{seconds}} -timeout=10 \
+          -rss_limit_mb=2048 -artifact_prefix="target/artifacts/$t-" -print_final_stats=1 2>"$log"; then
+        tail -40 "$log" >&2
+        echo "fuzz $t: failed; the input is in fuzz/target/artifacts (replay: fuzz/$bin/$t <file>)" >&2
+        exit 1
+      fi
+      runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+      echo "fuzz $t: $runs inputs in {{seconds}} s, no panic and no hang"
+    done
 
 # End-to-end tests: the built web app and the real server in Debian's Chromium (screenshots in e2e/test-results).
 e2e: web
