@@ -234,15 +234,11 @@ fn screenshot_folder(dir: &std::path::Path) -> Result<LocalBlobStore, String> {
 
 /// The readable summary: scores, estimated figures, and the top actions.
 pub fn summary(r: &AnalysisReport) -> String {
-    let kind = match r.report_type {
-        ReportType::Basic => "basic",
-        ReportType::Standard => "standard",
-        ReportType::Premium => "premium",
-    };
     let mut s = String::new();
     s.push_str(&format!(
-        "Sitelens report for {} ({kind}, {} page{})\n\n",
+        "Sitelens report for {} ({}, {} page{})\n\n",
         r.url,
+        r.report_type,
         r.pages_analyzed,
         if r.pages_analyzed == 1 { "" } else { "s" }
     ));
