@@ -25,13 +25,17 @@ setup: web-deps
       && command -v pg_ctlcluster >/dev/null && [ "$(id -u)" = 0 ]; then
       pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
     fi
-    if ! command -v chromium >/dev/null; then
+    # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
+    missing=""
+    command -v chromium >/dev/null || missing="chromium fonts-liberation"
+    command -v strace >/dev/null || missing="$missing strace"
+    if [ -n "$missing" ]; then
       if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
       else
-        echo "note: Chromium is missing: install Debian's package 'chromium' (apt-get install chromium);" >&2
-        echo "      until then analyses run over HTTP only and the e2e tests cannot run" >&2
+        echo "note: install Debian's packages:$missing (apt-get install$missing); without Chromium" >&2
+        echo "      analyses run over HTTP only and the browser and e2e tests cannot run" >&2
       fi
     fi
 
@@ -68,8 +72,9 @@ fmt:
     cargo fmt --all
     cd web && npx eslint --fix .
 
-# Clippy with warnings denied, rustfmt check, eslint and tsc.
+# Document citations (scripts/check-doc-refs.mjs), clippy with warnings denied, rustfmt check, eslint and tsc.
 lint: wasm
+    node --test scripts/check-doc-refs.test.mjs && node scripts/check-doc-refs.mjs
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets --locked -- -D warnings
     cargo clippy -p domain-wasm --target wasm32-unknown-unknown --locked -- -D warnings

@@ -1,6 +1,6 @@
 // Sitelens next to Lighthouse 12.8.2 on a corpus of real public pages (issue #11's check).
 //
-//   node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server]
+//   node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S]
 //
 // CORPUS_DIR holds corpus.json ({sites: [{name, root, source, pages}]}) and the sites' files,
 // kept outside the repository. Each site is served from its folder on 127.0.0.1 the way a static
@@ -14,7 +14,8 @@
 // Run it inside a network namespace with only loopback (`just bench-corpus DIR` does), so that
 // third-party hosts fail to resolve for both tools alike and nothing leaves the machine.
 // LIGHTHOUSE_BIN names Lighthouse's CLI (the recipe installs it before entering the namespace);
-// SITELENS_BIN the sitelens binary (default target/release/sitelens).
+// SITELENS_BIN the sitelens binary (default target/release/sitelens). Every run of a tool is cut
+// off after --timeout seconds (default 180) and then counts as a hang: a failure, not a stall.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -26,15 +27,18 @@ import { startServer } from "./servers.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
+// Options that take a value; the one argument that is neither an option nor a value is the corpus.
+const VALUED = ["--pages", "--only", "--skip-lighthouse", "--timeout"];
 const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const corpusDir = resolve(args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.startsWith("--")) ?? "");
+const corpusDir = resolve(args.find((a, i) => !a.startsWith("--") && !VALUED.includes(args[i - 1])) ?? "");
 if (!existsSync(join(corpusDir, "corpus.json"))) {
-  console.error("usage: node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server]");
+  console.error("usage: node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S]");
   process.exit(2);
 }
+const timeoutMs = Number(flag("--timeout") ?? 180) * 1000;
 const maxPages = Number(flag("--pages") ?? Infinity);
 const only = flag("--only");
 const reuse = flag("--skip-lighthouse");
@@ -119,16 +123,34 @@ async function serveSite(root) {
 
 // --- running the tools ----------------------------------------------------------------------------
 
+// Runs a tool to its end or until the time limit, when it and its children (its own process
+// group) are killed and the run reports the hang.
 function run(cmd, argv, env = {}) {
   return new Promise((ok) => {
     const started = process.hrtime.bigint();
-    const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }, timeoutMs);
     child.stdout.on("data", (c) => (stdout += c));
     child.stderr.on("data", (c) => (stderr += c));
-    child.on("close", (code) => ok({ code, stdout, stderr, seconds: Number(process.hrtime.bigint() - started) / 1e9 }));
-    child.on("error", (e) => ok({ code: -1, stdout, stderr: String(e), seconds: 0 }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      ok(hung ? { code: -1, stdout, stderr: `error: hung, killed after ${timeoutMs / 1000} s`, seconds, hung } : { code, stdout, stderr, seconds });
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      ok({ code: -1, stdout, stderr: String(e), seconds: 0 });
+    });
   });
 }
 
@@ -143,7 +165,10 @@ async function lighthouse(url, file) {
     { CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
   );
   if (r.code !== 0 || !existsSync(join(out, file))) return { error: r.stderr.trim().split("\n").slice(-1)[0] || `exit ${r.code}`, seconds: r.seconds };
-  return { report: JSON.parse(readFileSync(join(out, file), "utf8")), seconds: r.seconds };
+  const report = JSON.parse(readFileSync(join(out, file), "utf8"));
+  // A page Lighthouse could not load still gives a report, with a runtime error and no scores.
+  if (report.runtimeError) return { error: `${report.runtimeError.code}: ${report.runtimeError.message}`, seconds: r.seconds };
+  return { report, seconds: r.seconds };
 }
 
 async function cli(url, file) {
@@ -153,17 +178,27 @@ async function cli(url, file) {
 }
 
 let visitor = 0;
+// A warm-server analysis; a server that stops answering is this page's failure, not the run's end.
 async function throughServer(base, url, file) {
+  const started = process.hrtime.bigint();
+  try {
+    return await analyzeThroughServer(base, url, file, AbortSignal.timeout(timeoutMs));
+  } catch (e) {
+    return { error: e.name === "TimeoutError" ? `hung, no result after ${timeoutMs / 1000} s` : String(e), seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  }
+}
+
+async function analyzeThroughServer(base, url, file, signal) {
   const started = process.hrtime.bigint();
   // Each analysis from its own visitor address, so the free allowance never interferes.
   visitor += 1;
   const headers = { "Content-Type": "application/json", "X-Forwarded-For": `10.77.${visitor >> 8}.${visitor & 255}` };
-  const res = await fetch(`${base}/api/analyze`, { method: "POST", headers, body: JSON.stringify({ url }) });
+  const res = await fetch(`${base}/api/analyze`, { method: "POST", headers, body: JSON.stringify({ url }), signal });
   const body = await res.json();
   const id = body.analysisId ?? body.data?.id;
   if (!id) return { error: `analyze answered ${res.status}: ${JSON.stringify(body)}` };
   if (!body.data?.id) {
-    const stream = await fetch(`${base}/api/analysis-progress/${id}`);
+    const stream = await fetch(`${base}/api/analysis-progress/${id}`, { signal });
     const decoder = new TextDecoder();
     let buf = "";
     let done = false;
@@ -178,7 +213,7 @@ async function throughServer(base, url, file) {
     }
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const result = await (await fetch(`${base}/api/results/${id}`)).json();
+  const result = await (await fetch(`${base}/api/results/${id}`, { signal })).json();
   writeFileSync(join(out, file), JSON.stringify(result.data, null, 1));
   return { report: result.data, seconds };
 }
@@ -309,9 +344,12 @@ for (const r of results) {
       byAudit.set(row.id, list);
     }
     r.missing = missing;
-    const theirs = lhr.categories.performance.score * 100;
-    gap = mine.performanceAnalysis.mobileScore - theirs;
-    gaps.push(gap);
+    // Lighthouse's score rounds like its report does; a page it could not score has no gap.
+    const theirScore = lhr.categories.performance.score;
+    if (theirScore !== null) {
+      gap = mine.performanceAnalysis.mobileScore - Math.round(theirScore * 100);
+      gaps.push(gap);
+    }
     const a = lhr.audits;
     const run0 = mine.performanceAnalysis.labRuns?.[0] ?? {};
     metricPairs.FCP.push([a["first-contentful-paint"].numericValue, run0.firstContentfulPaint]);
@@ -353,7 +391,7 @@ const summary = {
   medianLighthouseSeconds: median(lhTimes),
   medianCliSeconds: median(cliTimes),
   timeRatio: median(lhTimes) / median(cliTimes),
-  maxCliSeconds: Math.max(...cliTimes.filter(Number.isFinite)),
+  maxCliSeconds: cliTimes.some(Number.isFinite) ? Math.max(...cliTimes.filter(Number.isFinite)) : null,
   maxServerSeconds: serverTimes.some(Number.isFinite) ? Math.max(...serverTimes.filter(Number.isFinite)) : null,
   medianServerSeconds: median(serverTimes),
   failures: results.filter((r) => r.cli.error || r.server?.error).map((r) => ({ page: `${r.site}${r.path}`, cli: r.cli.error, server: r.server?.error })),

@@ -1,16 +1,14 @@
+import { readFileSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
-// Debian's Chromium, never a downloaded browser (see shared/TOOLCHAIN.md): these flags work as root.
-const chromiumArgs = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+// Debian's Chromium, never a downloaded browser (docs/TOOLCHAIN.md §3.1, §3.2), with the measuring
+// browser's own flags (one list: crates/analyzer/assets/chromium-flags.txt), so it makes no
+// request the pages did not cause.
+const chromiumArgs = readFileSync(new URL("../crates/analyzer/assets/chromium-flags.txt", import.meta.url), "utf8")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("#"))
+  .concat(["--headless"]);
 
 export default defineConfig({
   testDir: "./tests",

@@ -2,7 +2,7 @@
 //!
 //! Every migration is written with sea-query's schema builder only, so the same files create
 //! the same tables on SQLite (the single-binary default) and on PostgreSQL (the scale-out
-//! setup); see `docs/ARCHITECTURE.md` section 6. Field names follow SPEC.md section 3 in
+//! setup); see docs/ARCHITECTURE.md §6. Field names follow docs/PRODUCT.md §3 in
 //! snake_case. One migration is one change: never edit a migration that has been released,
 //! add a new one instead.
 

@@ -1,4 +1,4 @@
-//! Accounts: users (SPEC.md section 3), their server-side sessions, team members, white-label
+//! Accounts: users (docs/PRODUCT.md §3.4), their server-side sessions, team members, white-label
 //! branding and API usage.
 
 use sea_orm_migration::prelude::*;

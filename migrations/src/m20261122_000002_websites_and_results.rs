@@ -1,5 +1,5 @@
-//! Websites and analysis results (SPEC.md section 3), and the e-mailed report requests that
-//! point at a result.
+//! Websites and analysis results (docs/PRODUCT.md §3.1, §3.2), and the e-mailed report requests
+//! that point at a result.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;

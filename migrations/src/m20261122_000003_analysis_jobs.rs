@@ -1,4 +1,4 @@
-//! The analysis job queue (ARCHITECTURE.md section 3): one row per requested analysis, claimed
+//! The analysis job queue (docs/ARCHITECTURE.md §4): one row per requested analysis, claimed
 //! by a worker, with its progress stored on the row so any web node can stream it.
 
 use sea_orm_migration::prelude::*;

@@ -1,6 +1,6 @@
-//! Money and allowances: credit purchases (SPEC.md section 3, idempotent by payment id), a
-//! ledger of every credit movement for auditability, the per-address free-analysis tracking and
-//! the per-address daily counter that makes the free allowance race-free.
+//! Money and allowances: credit purchases (docs/PRODUCT.md §3.7, idempotent by payment id), a
+//! ledger of every credit movement for auditability, the per-address free-analysis tracking and the
+//! per-address daily counter that makes the free allowance race-free.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;

@@ -1,4 +1,4 @@
-//! The affiliate programme (SPEC.md section 3): affiliates, their clicks, conversions and
+//! The affiliate programme (docs/PRODUCT.md §3.10-§3.13): affiliates, their clicks, conversions and
 //! payouts. Amounts are integer cents.
 
 use sea_orm_migration::prelude::*;

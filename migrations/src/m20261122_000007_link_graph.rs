@@ -1,5 +1,5 @@
 //! The link graph of every page Sitelens has crawled, from which the default authority
-//! provider computes referring domains and a PageRank-style score (ARCHITECTURE.md section 4).
+//! provider computes referring domains and a PageRank-style score (docs/ARCHITECTURE.md §5).
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;

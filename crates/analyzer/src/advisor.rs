@@ -1,8 +1,9 @@
 //! Advice: meta tag, Open Graph, content and heading suggestions.
 //!
 //! [`Advisor`] is the seam: the default [`RuleBasedAdvisor`] derives every suggestion
-//! deterministically from the page's own text; a language-model advisor (a later issue) plugs in
-//! behind the same trait and falls back to this one.
+//! deterministically from the page's own text. The language-model advisor ([`crate::llm`], used
+//! when an OpenAI-compatible endpoint is configured) implements the same trait and falls back to
+//! this one on any failure (docs/ARCHITECTURE.md §5, docs/PRODUCT.md §10.3).
 
 use std::collections::BTreeMap;
 
@@ -440,5 +441,38 @@ mod tests {
         assert!(a.meta_tags.og_tags.suggestions.contains_key("og:title"));
         // Deterministic: the same page gives the same advice.
         assert_eq!(a, advise_by_rules(&page("Home", text)));
+    }
+
+    proptest::proptest! {
+        /// Cutting at words: at most `max` characters, made of the text's first words.
+        #[test]
+        fn cut_words_keeps_leading_words(s in "\\PC{0,120}|[a-zé日 ,;–-]{0,80}", max in 0usize..60) {
+            let c = cut_words(&s, max);
+            proptest::prop_assert!(c.chars().count() <= max);
+            if s.chars().count() > max {
+                let words: Vec<&str> = s.split_whitespace().collect();
+                let kept: Vec<&str> = c.split_whitespace().collect();
+                proptest::prop_assert!(kept.len() <= words.len());
+                for (i, w) in kept.iter().enumerate() {
+                    proptest::prop_assert!(words[i].starts_with(w), "{:?} {:?}", words[i], w);
+                }
+            } else {
+                proptest::prop_assert_eq!(c, s);
+            }
+        }
+
+        /// Title case changes the first character only.
+        #[test]
+        fn title_case_changes_the_first_character(s in "\\PC{0,30}") {
+            let t = title_case(&s);
+            let mut chars = s.chars();
+            match chars.next() {
+                Some(first) => {
+                    let upper: String = first.to_uppercase().collect();
+                    proptest::prop_assert_eq!(t, upper + chars.as_str());
+                }
+                None => proptest::prop_assert_eq!(t, ""),
+            }
+        }
     }
 }

@@ -154,6 +154,27 @@ pub struct SiteData {
 }
 
 impl SiteData {
+    /// A crawl of one page and nothing else (no robots.txt, sitemap, links or assets), for
+    /// checking a page offline as the tests and the fuzz targets do.
+    pub fn of_page(page: CrawledPage) -> Self {
+        Self {
+            start: page.url.clone(),
+            pages: vec![page],
+            robots: RobotsInfo::default(),
+            sitemaps: Vec::new(),
+            sitemap_urls: Vec::new(),
+            internal_links: BTreeMap::new(),
+            external_links: BTreeMap::new(),
+            blocked_by_robots: Vec::new(),
+            assets: Vec::new(),
+            http_version: None,
+            llms_txt: None,
+            favicon_ico: None,
+            stopped_early: None,
+            elapsed: Duration::ZERO,
+        }
+    }
+
     /// The start page (always present).
     pub fn start_page(&self) -> &CrawledPage {
         &self.pages[0]

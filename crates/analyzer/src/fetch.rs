@@ -148,8 +148,8 @@ static CRYPTO: Once = Once::new();
 /// Body limit marker for [`Fetcher::get_page`]: full body for HTML, none for other types.
 const PAGE_ONLY: usize = usize::MAX - 1;
 
-/// Install ring as the process-wide rustls provider, once (see TOOLCHAIN.md: two providers
-/// make rustls panic). An already installed provider is kept.
+/// Install ring as the process-wide rustls provider, once (docs/TOOLCHAIN.md §1.2: two
+/// providers make rustls panic). An already installed provider is kept.
 fn install_crypto_provider() {
     CRYPTO.call_once(|| {
         let _already_installed = rustls::crypto::ring::default_provider().install_default();

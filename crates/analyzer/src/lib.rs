@@ -68,7 +68,7 @@ pub enum AnalyzeError {
     },
 }
 
-/// One progress report (SPEC.md §2 steps).
+/// One progress report (the steps of docs/PRODUCT.md §2.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProgressUpdate {
     /// Step name, for example "SEO Analysis".
@@ -115,6 +115,34 @@ impl AnalyzeOptions {
     pub fn pages(&self) -> usize {
         self.max_pages.unwrap_or(self.report_type.pages() as usize)
     }
+}
+
+/// Every check of a report on a finished crawl: the page checks of each audited page merged into
+/// one finding per id, then the site checks (the link checks for standard and premium reports).
+/// Synchronous and offline, so the fuzz targets run it on parsed input.
+pub fn run_checks(
+    site: &crawl::SiteData,
+    tech: &[tech::Technology],
+    report_type: ReportType,
+) -> Vec<checks::Tagged> {
+    let mut per_page = Vec::new();
+    for (i, p) in site.pages.iter().enumerate() {
+        // Error pages are reported as broken links, not audited as content; the start page
+        // is always audited (its status is a finding).
+        let audited = i == 0 || p.status().is_some_and(|s| s < 400);
+        if let (Some(doc), true) = (&p.doc, audited) {
+            let ctx = checks::PageCtx { page: p, doc, site };
+            per_page.push((p.final_url().to_string(), checks::page_checks(&ctx)));
+        }
+    }
+    let mut findings = checks::merge_pages(per_page);
+    checks::site::run(site, &mut findings);
+    checks::content::run(site, &mut findings);
+    if report_type.is_professional() {
+        checks::links::run(site, &mut findings);
+    }
+    checks::technical::run_site(site, tech, &mut findings);
+    findings
 }
 
 /// The step names and thresholds come from `domain::constants`.
@@ -258,27 +286,7 @@ impl Analyzer {
             ),
         );
 
-        let mut per_page = Vec::new();
-        for (i, p) in site.pages.iter().enumerate() {
-            // Error pages are reported as broken links, not audited as content; the start page
-            // is always audited (its status is a finding).
-            let audited = i == 0 || p.status().is_some_and(|s| s < 400);
-            if let (Some(doc), true) = (&p.doc, audited) {
-                let ctx = checks::PageCtx {
-                    page: p,
-                    doc,
-                    site: &site,
-                };
-                per_page.push((p.final_url().to_string(), checks::page_checks(&ctx)));
-            }
-        }
-        let mut findings = checks::merge_pages(per_page);
-        checks::site::run(&site, &mut findings);
-        checks::content::run(&site, &mut findings);
-        if options.report_type.is_professional() {
-            checks::links::run(&site, &mut findings);
-        }
-        checks::technical::run_site(&site, &tech, &mut findings);
+        let findings = run_checks(&site, &tech, options.report_type);
         report(4, format!("Ran the checks: {} findings", findings.len()));
 
         let start_doc = start.doc.clone().unwrap_or_default();

@@ -103,7 +103,7 @@ pub struct LlmAdvisor {
 impl LlmAdvisor {
     /// An advisor for `config`.
     pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
-        // Same TLS provider as the fetcher (TOOLCHAIN.md: one provider per process).
+        // Same TLS provider as the fetcher (docs/TOOLCHAIN.md §1.2: one provider per process).
         let _already_installed = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .timeout(config.timeout)

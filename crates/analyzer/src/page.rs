@@ -3,9 +3,10 @@
 //! `scraper::Html` is not `Send`, so parsing happens in one synchronous function that returns
 //! this owned, `Send` structure; nothing holds the parsed tree across an `.await`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use scraper::{ElementRef, Html, Selector};
+use ego_tree::{NodeId, NodeRef};
+use scraper::{ElementRef, Html, Node, Selector};
 use url::Url;
 
 /// An `<img>` element.
@@ -40,6 +41,13 @@ pub struct Anchor {
     pub role: Option<String>,
     /// Has an `aria-label` or `title`, or an image with alt text, naming it.
     pub has_accessible_name: bool,
+    /// `lang` of the element or of its nearest ancestor that has one.
+    pub lang: Option<String>,
+    /// Has an inline click handler (`onclick`).
+    pub onclick: bool,
+    /// Has an attribute that only means something with an href (`target`, `download`, `ping`,
+    /// `rel`, `hreflang`, `type`, `referrerpolicy`).
+    pub link_attributes: bool,
 }
 
 /// A `<script>` element.
@@ -142,15 +150,53 @@ fn resolve(base: &Url, raw: &str) -> Option<Url> {
     base.join(raw.trim()).ok()
 }
 
-fn within_head(e: &ElementRef<'_>) -> bool {
-    e.ancestors()
-        .filter_map(ElementRef::wrap)
-        .any(|a| a.value().name() == "head")
+/// Where each element sits, gathered in one walk of the tree: asking every element for its
+/// ancestors instead costs the nesting depth each time, so a deeply nested page (tens of
+/// thousands of levels) took minutes.
+#[derive(Default)]
+struct Places {
+    /// Elements inside a `<head>`.
+    in_head: HashSet<NodeId>,
+    /// The nearest enclosing `<a>` of each element inside one.
+    link: HashMap<NodeId, NodeId>,
+}
+
+fn places(doc: &Html) -> Places {
+    let mut out = Places::default();
+    // (node, inside a head, nearest enclosing link): iterative, since nesting has no limit and
+    // recursion would overflow the stack.
+    let mut stack: Vec<(NodeRef<'_, Node>, bool, Option<NodeId>)> =
+        vec![(doc.tree.root(), false, None)];
+    while let Some((node, in_head, link)) = stack.pop() {
+        if in_head {
+            out.in_head.insert(node.id());
+        }
+        if let Some(l) = link {
+            out.link.insert(node.id(), l);
+        }
+        let (child_in_head, child_link) = match node.value().as_element() {
+            Some(e) => (
+                in_head || e.name() == "head",
+                if e.name() == "a" {
+                    Some(node.id())
+                } else {
+                    link
+                },
+            ),
+            None => (in_head, link),
+        };
+        for child in node.children() {
+            stack.push((child, child_in_head, child_link));
+        }
+    }
+    out
 }
 
 /// Parse `html` served at `base` into a [`PageDoc`].
 pub fn parse(html: &str, base: &Url) -> PageDoc {
     let doc = Html::parse_document(html);
+    let places = places(&doc);
+    let within_head = |e: &ElementRef<'_>| places.in_head.contains(&e.id());
     let mut page = PageDoc::default();
 
     let start = html.trim_start_matches('\u{feff}').trim_start();
@@ -232,10 +278,13 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             .map(str::to_ascii_lowercase)
             .collect();
         let href = v.attr("href").unwrap_or("").trim().to_owned();
-        if rel.iter().any(|r| r == "canonical") {
+        // Search engines (and Lighthouse) read canonical and hreflang links only in the head.
+        let head = within_head(&l);
+        if head && rel.iter().any(|r| r == "canonical") {
             page.canonicals.push(href.clone());
         }
-        if rel.iter().any(|r| r == "alternate")
+        if head
+            && rel.iter().any(|r| r == "alternate")
             && let Some(lang) = v.attr("hreflang")
         {
             page.hreflangs.push((lang.trim().to_owned(), href.clone()));
@@ -316,7 +365,9 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
         }
     }
 
-    for img in doc.select(&sel("img")) {
+    let img_sel = sel("img");
+    let mut image_only_links: HashMap<NodeId, bool> = HashMap::new();
+    for img in doc.select(&img_sel) {
         let v = img.value();
         let src_raw = v.attr("src").unwrap_or("").trim();
         let src = resolve(&base, src_raw)
@@ -332,11 +383,15 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
         let has_other_name = ["aria-label", "aria-labelledby", "title"]
             .iter()
             .any(|a| v.attr(a).is_some_and(|x| !x.trim().is_empty()));
-        let sole_link_content = img
-            .ancestors()
-            .filter_map(ElementRef::wrap)
-            .find(|a| a.value().name() == "a")
-            .is_some_and(|a| element_text(&a).is_empty() && a.select(&sel("img")).count() == 1);
+        // Once per link, not once per image: a link around thousands of images is read once.
+        let sole_link_content = places.link.get(&img.id()).is_some_and(|&link| {
+            *image_only_links.entry(link).or_insert_with(|| {
+                doc.tree
+                    .get(link)
+                    .and_then(ElementRef::wrap)
+                    .is_some_and(|a| element_text(&a).is_empty() && a.select(&img_sel).count() == 1)
+            })
+        });
         page.images.push(Image {
             src,
             alt: v.attr("alt").map(|a| a.trim().to_owned()),
@@ -391,6 +446,22 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             name: v.attr("name").map(str::to_owned),
             role: v.attr("role").map(str::to_owned),
             has_accessible_name,
+            lang: std::iter::once(a)
+                .chain(a.ancestors().filter_map(ElementRef::wrap))
+                .find_map(|e| e.value().attr("lang"))
+                .map(|l| l.trim().to_owned()),
+            onclick: v.attr("onclick").is_some(),
+            link_attributes: [
+                "target",
+                "download",
+                "ping",
+                "rel",
+                "hreflang",
+                "type",
+                "referrerpolicy",
+            ]
+            .iter()
+            .any(|n| v.attr(n).is_some()),
         });
     }
 
@@ -404,14 +475,27 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
     page
 }
 
-fn collect_text(e: ElementRef<'_>, out: &mut String) {
-    for child in e.children() {
+/// Append the visible text under `root`: depth-first, without recursion (nesting has no limit,
+/// and a page nested a hundred thousand levels deep overflowed the stack of the worker).
+fn collect_text(root: ElementRef<'_>, out: &mut String) {
+    enum Step<'a> {
+        Visit(NodeRef<'a, Node>),
+        Space,
+    }
+    let mut todo: Vec<Step<'_>> = root.children().rev().map(Step::Visit).collect();
+    while let Some(step) = todo.pop() {
+        let child = match step {
+            Step::Space => {
+                out.push(' ');
+                continue;
+            }
+            Step::Visit(child) => child,
+        };
         if let Some(el) = ElementRef::wrap(child) {
             let n = el.value().name();
             if matches!(n, "script" | "style" | "noscript" | "template" | "svg") {
                 continue;
             }
-            collect_text(el, out);
             if matches!(
                 n,
                 "p" | "div"
@@ -426,8 +510,9 @@ fn collect_text(e: ElementRef<'_>, out: &mut String) {
                     | "td"
                     | "section"
             ) {
-                out.push(' ');
+                todo.push(Step::Space);
             }
+            todo.extend(child.children().rev().map(Step::Visit));
         } else if let Some(t) = child.value().as_text() {
             out.push_str(t);
             out.push(' ');
@@ -468,5 +553,94 @@ mod tests {
             &base,
         );
         assert_eq!(m.microdata_types, vec!["Product", "Offer", "Person"]);
+    }
+
+    /// A page nested far deeper than any real one: reading its text once recursed per level and
+    /// overflowed the stack of a tokio worker (2 MiB) at some ten thousand levels; this thread
+    /// has a quarter of a MiB for six thousand levels.
+    #[test]
+    fn deeply_nested_pages_do_not_overflow_the_stack() {
+        let depth = 3_000;
+        let html = format!(
+            "<html><head><title>x</title></head><body>{}deep text{}</body></html>",
+            "<div><span>".repeat(depth),
+            "</span></div>".repeat(depth)
+        );
+        let page = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let base = Url::parse("https://example.com/").expect("url");
+                parse(&html, &base)
+            })
+            .expect("thread")
+            .join()
+            .expect("parsed without overflowing the stack");
+        assert_eq!(page.text, "deep text");
+        assert_eq!(page.word_count, 2);
+    }
+
+    /// Thousands of images in one link and scripts deep in the tree: each image once asked its
+    /// link for its text and images, and each script walked up to the root (quadratic time).
+    #[test]
+    fn many_images_in_one_link_and_deep_scripts() {
+        let base = Url::parse("https://example.com/").expect("url");
+        let n = 20_000;
+        let html = format!(
+            "<head><script src=a.js></script></head><body>{}<a href=/x>{}</a><a href=/y><img src=only.png></a><script src=b.js></script></body>",
+            "<div>".repeat(1_000),
+            "<img src=i.png>".repeat(n)
+        );
+        let p = parse(&html, &base);
+        assert_eq!(p.images.len(), n + 1);
+        assert!(p.images[..n].iter().all(|i| !i.sole_link_content));
+        assert!(p.images[n].sole_link_content);
+        let heads: Vec<bool> = p.scripts.iter().map(|s| s.in_head).collect();
+        assert_eq!(heads, vec![true, false]);
+    }
+
+    #[test]
+    fn non_ascii_pages() {
+        let base = Url::parse("https://bücher.example/straße/").expect("url");
+        let html = "<!DOCTYPE html><html lang=\"ar\" dir=\"rtl\"><head>\
+            <meta http-equiv=\"Content-Type\" content=\"text/html; charset=UTF-8\">\
+            <title>  مرحبا   بالعالم — テスト 🚀 </title></head><body><h2>Привет,\u{a0}мир</h2>\
+            <a href=\"ページ?q=ü#frag\">日本語　リンク</a></body></html>";
+        let p = parse(html, &base);
+        assert_eq!(p.meta_charset.as_deref(), Some("utf-8"));
+        assert_eq!(p.titles, vec!["مرحبا بالعالم — テスト 🚀"]);
+        assert_eq!(p.headings, vec![(2, "Привет, мир".to_owned())]);
+        assert_eq!(
+            p.anchors[0].url.as_ref().map(Url::as_str),
+            Some(
+                "https://xn--bcher-kva.example/stra%C3%9Fe/%E3%83%9A%E3%83%BC%E3%82%B8?q=%C3%BC#frag"
+            )
+        );
+        assert_eq!(p.anchors[0].text, "日本語 リンク");
+        assert_eq!(p.word_count, 4);
+    }
+
+    proptest::proptest! {
+        /// Whitespace collapsing: no leading, trailing or doubled spaces, the same words in the
+        /// same order, and collapsing again changes nothing.
+        #[test]
+        fn collapse_keeps_the_words(s in "\\PC{0,200}|[ \t\n\u{a0}\u{3000}a-zé日]{0,60}") {
+            let c = collapse(&s);
+            proptest::prop_assert!(!c.starts_with(' ') && !c.ends_with(' ') && !c.contains("  "));
+            proptest::prop_assert_eq!(c.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>(), s.split_whitespace().collect::<Vec<_>>());
+            proptest::prop_assert_eq!(collapse(&c), c.clone());
+        }
+
+        /// Any text parses; the visible text is collapsed and its words are counted.
+        #[test]
+        fn any_text_parses(body in "\\PC{0,300}", tag in "(title|h1|a|p|style|script|img|meta)") {
+            let base = Url::parse("https://bücher.example/straße/").expect("url");
+            let html = format!("<{tag} href=\"{body}\" content=\"{body}\">{body}</{tag}><p>{body}</p>");
+            let p = parse(&html, &base);
+            proptest::prop_assert!(!p.text.contains("  ") && p.text.trim() == p.text);
+            proptest::prop_assert_eq!(p.word_count, p.text.split_whitespace().count());
+            for t in &p.titles {
+                proptest::prop_assert_eq!(t.clone(), collapse(t));
+            }
+        }
     }
 }

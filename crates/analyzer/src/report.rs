@@ -54,7 +54,7 @@ fn groups(findings: &[Tagged], section: Section) -> Vec<SectionGroup> {
         }
         by.entry(t.group).or_default().push(t.finding.clone());
     }
-    // The Technology Stack leads the Technical tab (SPEC.md §2: a highlighted group).
+    // The Technology Stack leads the Technical tab (docs/PRODUCT.md §2.6.6: a highlighted group).
     order.sort_by_key(|g| if *g == "Technology Stack" { 0 } else { 1 });
     order
         .into_iter()

@@ -131,7 +131,7 @@ impl Robots {
                     }
                     g.rules.push(Rule {
                         allow: key == "allow",
-                        pattern: value,
+                        pattern: percent_encoded(&value),
                     });
                 }
                 "sitemap" => match url::Url::parse(&value) {
@@ -210,6 +210,37 @@ impl Robots {
     }
 }
 
+/// A pattern as the paths it is compared with are written (RFC 9309 §2.2.2): characters
+/// outside ASCII percent-encoded as UTF-8, escapes in upper case, as `url` writes paths. A rule
+/// such as `Disallow: /книги` otherwise never matched `/%D0%BA%D0%BD%D0%B8%D0%B3%D0%B8`.
+fn percent_encoded(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '%' {
+            out.push('%');
+            // The two hex digits of an escape, upper-cased (`%d0` and `%D0` are one octet).
+            for _ in 0..2 {
+                match chars.peek() {
+                    Some(h) if h.is_ascii_hexdigit() => {
+                        out.push(h.to_ascii_uppercase());
+                        chars.next();
+                    }
+                    _ => break,
+                }
+            }
+        } else if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
 /// Match a robots.txt pattern: `*` is any sequence, a final `$` anchors the end; otherwise the
 /// pattern is a prefix.
 pub fn pattern_matches(pattern: &str, path: &str) -> bool {
@@ -265,6 +296,28 @@ mod tests {
         );
         let lines: Vec<usize> = r.errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, vec![1, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn non_ascii_rules_match_percent_encoded_paths() {
+        let r = Robots::parse(
+            "User-agent: *\nDisallow: /книги\nDisallow: /caf%c3%a9$\nAllow: /книги/открыто\n",
+        );
+        let path = |p: &str| {
+            url::Url::parse("https://example.com")
+                .and_then(|u| u.join(p))
+                .map(|u| u.path().to_owned())
+                .expect("url")
+        };
+        assert!(!r.is_allowed("sitelens", &path("/книги?автор=Пушкин")));
+        assert!(!r.is_allowed("sitelens", &path("/книги")));
+        assert!(r.is_allowed("sitelens", &path("/книги/открыто")));
+        assert!(!r.is_allowed("sitelens", &path("/café")));
+        assert!(r.is_allowed("sitelens", &path("/кни")));
+        assert_eq!(
+            r.blocking_rule("sitelens", &path("/книги")).as_deref(),
+            Some("Disallow: /%D0%BA%D0%BD%D0%B8%D0%B3%D0%B8")
+        );
     }
 
     #[test]

@@ -56,6 +56,16 @@ fn rgb(args: &str) -> Option<String> {
     (nums.len() == 3).then(|| format!("#{:02x}{:02x}{:02x}", nums[0], nums[1], nums[2]))
 }
 
+/// The longest `rgb(...)` argument list read, in bytes (`rgba(255, 255, 255, 0.125)` is 21).
+const MAX_RGB_ARGS: usize = 64;
+
+/// Offset from `from` of the ASCII byte `b` within the next `window` bytes. An ASCII byte never
+/// occurs inside a multi-byte character, so the offset is a character boundary.
+fn ascii_within(bytes: &[u8], from: usize, window: usize, b: u8) -> Option<usize> {
+    let end = bytes.len().min(from.saturating_add(window));
+    bytes.get(from..end)?.iter().position(|&x| x == b)
+}
+
 /// The most used colours (as `#rrggbb`) and font families in `css`, most frequent first.
 pub fn palette(css: &[&str], max_colors: usize, max_fonts: usize) -> (Vec<String>, Vec<String>) {
     let mut colors: HashMap<String, usize> = HashMap::new();
@@ -91,10 +101,11 @@ pub fn palette(css: &[&str], max_colors: usize, max_fonts: usize) -> (Vec<String
                 i = end.max(i + 1);
                 continue;
             }
+            // The parentheses are looked for close by: searching the rest of the text for
+            // every "rgb" made a large stylesheet take seconds (quadratic time).
             if text[i..].starts_with("rgb")
-                && let Some(open) = text[i..].find('(')
-                && let Some(close) = text[i + open..].find(')')
-                && open <= 4
+                && let Some(open) = ascii_within(bytes, i, 5, b'(')
+                && let Some(close) = ascii_within(bytes, i + open, MAX_RGB_ARGS, b')')
             {
                 if let Some(c) = rgb(&text[i + open + 1..i + open + close]) {
                     *colors.entry(c.clone()).or_default() += 1;
@@ -188,7 +199,25 @@ mod tests {
         assert_eq!(fonts, vec!["ヒラギノ角ゴ Pro"]);
     }
 
+    /// "rgb" with no parenthesis after it (Bootstrap's `--bs-primary-rgb: 13,110,253`) once made
+    /// each occurrence search the rest of the text: seconds for a large stylesheet.
+    #[test]
+    fn rgb_without_parentheses_in_a_large_stylesheet() {
+        let css = ".c{--bs-primary-rgb:13,110,253;color:#5a3e9b} /* «rgb» — 紫 */\n".repeat(40_000);
+        let (colors, _) = palette(&[&css, "rgb(".repeat(100_000).as_str()], 6, 4);
+        assert_eq!(colors, vec!["#5a3e9b"]);
+    }
+
     proptest::proptest! {
+        /// A colour declared after any text is found, whatever came before it.
+        #[test]
+        fn a_declared_colour_is_found_after_any_text(css in "\\PC{0,200}") {
+            let text = format!("{css}\n.x{{color:#a1b2c3}}\n");
+            let (colors, _) = palette(&[text.as_str()], usize::MAX, 4);
+            proptest::prop_assert!(colors.contains(&"#a1b2c3".to_owned()), "{:?}", colors);
+        }
+
+
         #[test]
         fn any_text_is_read_without_panicking(css in "\\PC{0,400}", tail in "[#rgb(), 0-9a-f:;]{0,40}") {
             let text = format!("{css}{tail}{css}");

@@ -7,6 +7,7 @@ mod support {
 
 mod browser;
 mod checks;
+mod robustness;
 mod simulation;
 mod site;
 mod snapshots;

@@ -95,7 +95,7 @@ solution: string,
  */
 details: Array<DiagnosticDetail>, 
 /**
- * True when the diagnostic is shown only to paid viewers (SPEC.md §9).
+ * True when the diagnostic is shown only to paid viewers (docs/PRODUCT.md §9.8).
  */
 proOnly: boolean, };
 

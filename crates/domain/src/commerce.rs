@@ -1,6 +1,6 @@
 //! Commerce rules: credit packs, pay-as-you-go prices, plans, report types, the pricing
 //! calculator and its recommendations, the custom-price rule, the free trial and the free
-//! allowance (SPEC.md §1, §5, §9). Money is in US cents.
+//! allowance (docs/PRODUCT.md §1.3, §5, §9). Money is in US cents.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -22,11 +22,11 @@ pub const HOURS_SAVED_PER_CREDIT: u32 = 4;
 pub const AFFILIATE_COMMISSION_PERCENT: u32 = 30;
 /// Largest report count the calculator accepts per report type.
 pub const CALCULATOR_MAX_REPORTS: i64 = 100_000;
-/// Shown when a user who already used the trial asks for it again (SPEC.md §5).
+/// Shown when a user who already used the trial asks for it again (docs/PRODUCT.md §5.6).
 pub const TRIAL_USED_MESSAGE: &str =
     "Free trial is only available for first-time users. You have already used your trial.";
 
-/// A credit pack (SPEC.md §3 "Credit pack").
+/// A credit pack (docs/PRODUCT.md §3.17 "Credit pack").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CreditPack {
@@ -78,7 +78,7 @@ fn pack(name: &str, credits: u32, price: u32, id: &str, extra: &[&str]) -> Credi
     }
 }
 
-/// The four credit packs (SPEC.md §9).
+/// The four credit packs (docs/PRODUCT.md §9.2).
 pub fn credit_packs() -> Vec<CreditPack> {
     vec![
         pack("Single Credit", 1, 500, "credit-1", &["PDF download"]),
@@ -177,8 +177,8 @@ pub enum PriceError {
     Invalid,
 }
 
-/// The custom credit purchase rule (SPEC.md §5): a price under 100 is dollars and is multiplied
-/// by 100; 100 or more is already cents. The result is rounded to whole cents.
+/// The custom credit purchase rule (docs/PRODUCT.md §5.9): a price under 100 is dollars and is
+/// multiplied by 100; 100 or more is already cents. The result is rounded to whole cents.
 pub fn custom_price_cents(price: f64) -> Result<u32, PriceError> {
     if !price.is_finite() || price <= 0.0 {
         return Err(PriceError::Invalid);
@@ -191,7 +191,7 @@ pub fn custom_price_cents(price: f64) -> Result<u32, PriceError> {
     Ok(cents as u32)
 }
 
-/// A subscription plan (SPEC.md §3 "Plan", §9).
+/// A subscription plan (docs/PRODUCT.md §3.17 "Plan", §9.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Plan {
@@ -254,7 +254,7 @@ fn plan(
     }
 }
 
-/// Business, Agency and Enterprise (SPEC.md §9).
+/// Business, Agency and Enterprise (docs/PRODUCT.md §9.3).
 pub fn plans() -> Vec<Plan> {
     vec![
         plan(
@@ -277,7 +277,7 @@ pub fn plans() -> Vec<Plan> {
     ]
 }
 
-/// Every checkout package id the pricing page links to (SPEC.md §7).
+/// Every checkout package id the pricing page links to (docs/PRODUCT.md §7.10).
 pub fn package_ids() -> Vec<String> {
     credit_packs()
         .into_iter()
@@ -286,7 +286,7 @@ pub fn package_ids() -> Vec<String> {
         .collect()
 }
 
-/// What a report type costs and includes (SPEC.md §9).
+/// What a report type costs and includes (docs/PRODUCT.md §9.2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportTypeInfo {
@@ -338,7 +338,7 @@ pub enum PlanChoice {
     Agency,
 }
 
-/// Plan recommendation (SPEC.md §9): Agency if credits exceed 50 or the team exceeds 3;
+/// Plan recommendation (docs/PRODUCT.md §9.4): Agency if credits exceed 50 or the team exceeds 3;
 /// Business if credits exceed 20 or the team exceeds 1; else pay-as-you-go.
 pub fn recommend_plan(credits: f64, team: u32) -> PlanChoice {
     if credits > 50.0 || team > 3 {
@@ -350,8 +350,8 @@ pub fn recommend_plan(credits: f64, team: u32) -> PlanChoice {
     }
 }
 
-/// Pack recommendation (SPEC.md §9): 100 or more credits the Scale Pack; 20 or more the Growth
-/// Pack; more than 1 the Starter Pack; else a single credit. Returns the package id.
+/// Pack recommendation (docs/PRODUCT.md §9.4): 100 or more credits the Scale Pack; 20 or more the
+/// Growth Pack; more than 1 the Starter Pack; else a single credit. Returns the package id.
 pub fn recommend_pack(credits: f64) -> String {
     let id = if credits >= 100.0 {
         "credit-100"
@@ -387,8 +387,8 @@ pub struct CalculatorResult {
     pub monthly_savings: u32,
 }
 
-/// The pricing calculator (SPEC.md §9). Inputs outside their limits are clamped: report counts to
-/// 0..=[`CALCULATOR_MAX_REPORTS`], team to at least 1 (see
+/// The pricing calculator (docs/PRODUCT.md §9.4). Inputs outside their limits are clamped: report
+/// counts to 0..=[`CALCULATOR_MAX_REPORTS`], team to at least 1 (see
 /// [`crate::forms::validate_calculator`] for the messages).
 pub fn calculate(input: &CalculatorInput) -> CalculatorResult {
     let clamp = |n: i64| n.clamp(0, CALCULATOR_MAX_REPORTS) as u32;
@@ -441,7 +441,7 @@ pub fn calculate(input: &CalculatorInput) -> CalculatorResult {
     }
 }
 
-/// Checkout address for a package id (SPEC.md §7).
+/// Checkout address for a package id (docs/PRODUCT.md §7.10).
 pub fn package_checkout_path(package_id: &str) -> String {
     format!("/stripe-checkout?package={package_id}")
 }
@@ -454,7 +454,7 @@ pub fn credits_checkout_path(credits: u32) -> String {
     )
 }
 
-/// Trial eligibility as the home page sees it (SPEC.md §4).
+/// Trial eligibility as the home page sees it (docs/PRODUCT.md §4.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TrialState {
@@ -485,7 +485,7 @@ pub struct TrialButton {
     pub href: String,
 }
 
-/// The trial button by visitor state (SPEC.md §2 Home).
+/// The trial button by visitor state (docs/PRODUCT.md §2.4).
 pub fn trial_button(state: TrialState) -> TrialButton {
     let (label, href) = match state {
         TrialState::New => ("Try For Free", "/sign-up"),

@@ -1,10 +1,10 @@
-//! The timers, retry counts, limits and fixed values of SPEC.md §4 and §9, typed, so the web app
-//! and the server read one definition and no number is written twice.
+//! The timers, retry counts, limits and fixed values of docs/PRODUCT.md §4 and §9, typed, so the
+//! web app and the server read one definition and no number is written twice.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// A progress step of an analysis and the percentage at which it starts (SPEC.md §2 Analyzing).
+/// A progress step of an analysis and the percentage at which it starts (docs/PRODUCT.md §2.5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
@@ -37,7 +37,8 @@ pub fn step_for_progress(progress: u32) -> Option<Step> {
     steps().into_iter().rev().find(|s| progress >= s.threshold)
 }
 
-/// Every timer and retry count of the product (SPEC.md §4, §9). Durations are milliseconds.
+/// Every timer and retry count of the product (docs/PRODUCT.md §4, §9.6). Durations are
+/// milliseconds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Timings {
@@ -133,7 +134,7 @@ pub fn reconnect_delay_ms(attempt: u32) -> u32 {
     doubled.min(t.progress_reconnect_max_ms)
 }
 
-/// Fixed values the screens show or obey (SPEC.md §9).
+/// Fixed values the screens show or obey (docs/PRODUCT.md §9).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Limits {
@@ -165,7 +166,7 @@ pub struct Limits {
     pub social_proof_hours: String,
 }
 
-/// Annotation colours (SPEC.md §9); red is the default.
+/// Annotation colours (docs/PRODUCT.md §9.10); red is the default.
 pub const ANNOTATION_COLORS: [&str; 8] = [
     "red", "green", "blue", "yellow", "magenta", "cyan", "white", "black",
 ];

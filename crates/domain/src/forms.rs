@@ -1,4 +1,4 @@
-//! Form validation with the spec's per-field messages (SPEC.md §5).
+//! Form validation with the spec's per-field messages (docs/PRODUCT.md §5).
 //!
 //! Every validator returns the list of failing fields in form order; an empty list means valid.
 
@@ -25,7 +25,7 @@ fn err(field: &str, message: &str) -> FieldError {
     }
 }
 
-/// Shared e-mail message (SPEC.md §5).
+/// Shared e-mail message (docs/PRODUCT.md §5.2, §5.3).
 pub const EMAIL_MESSAGE: &str = "Please enter a valid email address";
 
 /// Whether `email` is a valid address: the WHATWG "valid e-mail address" syntax
@@ -52,7 +52,7 @@ pub fn is_valid_email(email: &str) -> bool {
     local_ok && domain_ok && email.len() <= 254
 }
 
-/// The lead form (SPEC.md §3): first name, e-mail, website.
+/// The lead form (docs/PRODUCT.md §3.16, §5.2): first name, e-mail, website.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LeadForm {
@@ -79,7 +79,7 @@ pub fn validate_lead(form: &LeadForm) -> Vec<FieldError> {
     errors
 }
 
-/// Validates the Download Report form (SPEC.md §5). The report id must be present too.
+/// Validates the Download Report form (docs/PRODUCT.md §5.3). The report id must be present too.
 pub fn validate_download(form: &DownloadRequest) -> Vec<FieldError> {
     let mut errors = Vec::new();
     if form.report_id.trim().is_empty() {
@@ -103,12 +103,13 @@ pub fn validate_download(form: &DownloadRequest) -> Vec<FieldError> {
     errors
 }
 
-/// A screenshot comment must be non-blank (SPEC.md §5); the add button is disabled otherwise.
+/// A screenshot comment must be non-blank (docs/PRODUCT.md §5.4); the add button is disabled
+/// otherwise.
 pub fn is_valid_comment(comment: &str) -> bool {
     !comment.trim().is_empty()
 }
 
-/// The pricing calculator's inputs (SPEC.md §5, §9).
+/// The pricing calculator's inputs (docs/PRODUCT.md §5.5, §9.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CalculatorInput {
@@ -126,7 +127,7 @@ pub struct CalculatorInput {
     pub team: i64,
 }
 
-/// Calculator defaults: basic 0, standard 3, premium 1, team 1 (SPEC.md §9).
+/// Calculator defaults: basic 0, standard 3, premium 1, team 1 (docs/PRODUCT.md §9.4).
 pub const CALCULATOR_DEFAULTS: CalculatorInput = CalculatorInput {
     basic: 0,
     standard: 3,
@@ -152,7 +153,7 @@ pub fn validate_calculator(input: &CalculatorInput) -> Vec<FieldError> {
     errors
 }
 
-/// User registration (SPEC.md §3).
+/// User registration (docs/PRODUCT.md §3.16).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Registration {

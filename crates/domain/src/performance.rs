@@ -1,12 +1,12 @@
 //! Performance rules: the "good ranges", fallback values for missing metrics, and the
-//! diagnostics generated from metrics (SPEC.md §9).
+//! diagnostics generated from metrics (docs/PRODUCT.md §9.7, §9.8, §9.9).
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::report::{Diagnostic, DiagnosticType};
 
-/// A "good range" of SPEC.md §9: a value is good when it lies within `min`..`max`.
+/// A "good range" of docs/PRODUCT.md §9.7: a value is good when it lies within `min`..`max`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct GoodRange {
@@ -50,7 +50,7 @@ fn range(
     }
 }
 
-/// The good ranges of SPEC.md §9.
+/// The good ranges of docs/PRODUCT.md §9.7.
 pub fn good_ranges() -> Vec<GoodRange> {
     vec![
         range(
@@ -270,8 +270,8 @@ pub struct FilledMetrics {
     pub estimated: Vec<String>,
 }
 
-/// The spec's fallback values when data is missing (SPEC.md §9); page size is 1.2 MB in
-/// decimal megabytes. They are never shown as measured: [`fill_fallbacks`] lists every figure
+/// The spec's fallback values when data is missing (docs/PRODUCT.md §9.9); page size is 1.2 MB
+/// in decimal megabytes. They are never shown as measured: [`fill_fallbacks`] lists every figure
 /// it takes from here.
 pub const FALLBACKS: FilledMetrics = FilledMetrics {
     accessibility_score: 90.0,
@@ -414,9 +414,9 @@ fn diagnose(rule: &Rule, value: Option<f64>) -> Option<Diagnostic> {
     Some(d)
 }
 
-/// Diagnostics generated from measured metrics (SPEC.md §9): FCP above 1.8 s warns and above 3 s
-/// errs; LCP above 2.5 s warns and above 4 s errs; the potential saving is the difference to the
-/// good threshold. Figures that were not measured generate nothing.
+/// Diagnostics generated from measured metrics (docs/PRODUCT.md §9.8): FCP above 1.8 s warns and
+/// above 3 s errs; LCP above 2.5 s warns and above 4 s errs; the potential saving is the
+/// difference to the good threshold. Figures that were not measured generate nothing.
 pub fn generate_diagnostics(m: &MeasuredMetrics) -> Vec<Diagnostic> {
     [
         diagnose(&FCP_RULE, m.first_contentful_paint),
@@ -428,7 +428,7 @@ pub fn generate_diagnostics(m: &MeasuredMetrics) -> Vec<Diagnostic> {
 }
 
 /// Whether a diagnostic is shown only to paid viewers: any error, or a warning whose solution
-/// is longer than 100 characters (SPEC.md §9).
+/// is longer than 100 characters (docs/PRODUCT.md §9.8).
 pub fn is_pro_only(d: &Diagnostic) -> bool {
     match d.kind {
         DiagnosticType::Error => true,

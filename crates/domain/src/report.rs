@@ -1,4 +1,4 @@
-//! The report contract: the JSON shapes of SPEC.md §3 as Rust types.
+//! The report contract: the JSON shapes of docs/PRODUCT.md §3 as Rust types.
 //!
 //! These types are the single definition of what the server sends and the web app reads.
 //! Field names follow the spec's camelCase spelling through serde; the TypeScript
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// How serious a single finding is (SPEC.md §3 "Finding: type").
+/// How serious a single finding is (docs/PRODUCT.md §3.15 "Finding").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum FindingType {
@@ -46,7 +46,7 @@ pub struct Finding {
 }
 
 /// Status of a group of findings. Anything that is neither good nor needs-improvement is
-/// critical (SPEC.md §3 "Section item").
+/// critical (docs/PRODUCT.md §3.15 "Section item").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum SectionStatus {
@@ -71,7 +71,7 @@ pub struct SectionGroup {
     pub findings: Vec<Finding>,
 }
 
-/// Kind of a performance diagnostic (SPEC.md §3 "Diagnostic").
+/// Kind of a performance diagnostic (docs/PRODUCT.md §3.15 "Diagnostic").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum DiagnosticType {
@@ -117,7 +117,7 @@ pub struct Diagnostic {
     /// Resources involved, if any.
     #[serde(default)]
     pub details: Vec<DiagnosticDetail>,
-    /// True when the diagnostic is shown only to paid viewers (SPEC.md §9).
+    /// True when the diagnostic is shown only to paid viewers (docs/PRODUCT.md §9.8).
     #[serde(default)]
     pub pro_only: bool,
 }
@@ -144,7 +144,7 @@ pub struct OgTagSuggestions {
     pub suggestions: BTreeMap<String, String>,
 }
 
-/// Meta tag suggestions (SPEC.md §3).
+/// Meta tag suggestions (docs/PRODUCT.md §3.15).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct MetaTagSuggestions {
@@ -176,7 +176,7 @@ pub struct HeadingAdvice {
     pub suggestions: BTreeMap<String, String>,
 }
 
-/// Content optimisations (SPEC.md §3).
+/// Content optimisations (docs/PRODUCT.md §3.15).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ContentOptimizations {
@@ -324,7 +324,7 @@ pub struct LabRun {
     pub cumulative_layout_shift: Option<f64>,
 }
 
-/// Performance metrics and everything the Performance tab reads (SPEC.md §3).
+/// Performance metrics and everything the Performance tab reads (docs/PRODUCT.md §3.15).
 ///
 /// Times are milliseconds, sizes bytes. Every figure that was not measured but filled from the
 /// spec's fallback values is named in `estimated`, so the report never presents it as measured.
@@ -440,7 +440,7 @@ pub struct Screenshots {
     pub mobile: Option<String>,
 }
 
-/// The kind of report: what was bought and how much was crawled (SPEC.md §9).
+/// The kind of report: what was bought and how much was crawled (docs/PRODUCT.md §9.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ReportType {
@@ -452,7 +452,7 @@ pub enum ReportType {
     Premium,
 }
 
-/// The analysis result as read by the results screen (SPEC.md §3).
+/// The analysis result as read by the results screen (docs/PRODUCT.md §3.14).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisReport {
@@ -528,7 +528,7 @@ pub struct ResultResponse {
     pub data: AnalysisReport,
 }
 
-/// Kind of a progress event (SPEC.md §3).
+/// Kind of a progress event (docs/PRODUCT.md §3.16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ProgressEventType {
@@ -583,7 +583,8 @@ pub struct AnalyzeData {
     pub id: String,
 }
 
-/// `POST /api/analyze` response (SPEC.md §3: screens read analysisId, data.id, error and id).
+/// `POST /api/analyze` response (docs/PRODUCT.md §3.16: screens read analysisId, data.id, error and
+/// id).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalyzeResponse {
@@ -641,7 +642,7 @@ pub struct ErrorResponse {
     pub error: String,
 }
 
-/// `POST /api/download-basic-report` request body (SPEC.md §3 "Download request").
+/// `POST /api/download-basic-report` request body (docs/PRODUCT.md §3.16 "Download request").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadRequest {
@@ -698,7 +699,7 @@ pub struct Pin {
     pub timestamp: f64,
 }
 
-/// What the share widget needs (SPEC.md §3 "Share inputs").
+/// What the share widget needs (docs/PRODUCT.md §3.16 "Share inputs").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ShareInputs {

@@ -5,7 +5,7 @@ use ts_rs::TS;
 
 use crate::report::{Finding, FindingType, SectionStatus};
 
-/// Colour band of a score (SPEC.md §4).
+/// Colour band of a score (docs/PRODUCT.md §4.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Band {
@@ -19,7 +19,7 @@ pub enum Band {
     Red,
 }
 
-/// Score badge colour: 80 and above green, 60 to 79 yellow, below 60 red (SPEC.md §4).
+/// Score badge colour: 80 and above green, 60 to 79 yellow, below 60 red (docs/PRODUCT.md §4.10).
 pub fn badge_band(score: f64) -> Band {
     if score >= 80.0 {
         Band::Green
@@ -30,7 +30,7 @@ pub fn badge_band(score: f64) -> Band {
     }
 }
 
-/// Score ring colour: 90 and above green, 50 to 89 amber, below 50 red (SPEC.md §4).
+/// Score ring colour: 90 and above green, 50 to 89 amber, below 50 red (docs/PRODUCT.md §4.10).
 pub fn ring_band(score: f64) -> Band {
     if score >= 90.0 {
         Band::Green

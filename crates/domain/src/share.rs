@@ -1,4 +1,4 @@
-//! Share links for a report (SPEC.md §2 Results: Twitter, LinkedIn, Facebook, mail, copy).
+//! Share links for a report (docs/PRODUCT.md §2.6.4: Twitter, LinkedIn, Facebook, mail, copy).
 
 use url::form_urlencoded::byte_serialize;
 

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use url::{Host, Url};
 
-/// Why an address was refused. The display texts are the spec's (SPEC.md §5) where it gives one.
+/// Why an address was refused. The display texts are the spec's
+/// (docs/PRODUCT.md §5.1) where it gives one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize, TS)]
 #[serde(tag = "code", rename_all = "camelCase")]
 pub enum UrlError {
@@ -81,8 +82,8 @@ fn parse(raw: &str) -> Result<Url, UrlError> {
     }
 }
 
-/// The address form's rule (SPEC.md §5): trim, add `https://` when no scheme is given, and
-/// return the address as it will be submitted. The fragment is kept here; see [`canonicalize`]
+/// The address form's rule (docs/PRODUCT.md §5.1): trim, add `https://` when no scheme is given,
+/// and return the address as it will be submitted. The fragment is kept here; see [`canonicalize`]
 /// for the stored form.
 pub fn normalize_input(raw: &str) -> Result<String, UrlError> {
     parse(raw).map(String::from)
@@ -182,9 +183,9 @@ pub fn check_address(raw: &str) -> AddressCheck {
     }
 }
 
-/// Toast title shown when the address is empty at submit (SPEC.md §5).
+/// Toast title shown when the address is empty at submit (docs/PRODUCT.md §5.1).
 pub const INVALID_URL_TOAST_TITLE: &str = "Invalid URL";
-/// Toast text shown when the address is empty at submit (SPEC.md §5).
+/// Toast text shown when the address is empty at submit (docs/PRODUCT.md §5.1).
 pub const INVALID_URL_TOAST_TEXT: &str = "Please enter a valid website URL.";
 
 #[cfg(test)]

@@ -65,7 +65,8 @@ pub struct Screen {
 
 /// The phone Lighthouse's mobile test emulates (a moto g power, 2022): the mobile load is
 /// measured on it, so that image choices (`srcset`), layout and main-thread work match what
-/// Lighthouse simulates. The report's mobile screenshot keeps its own size (SPEC.md §9).
+/// Lighthouse simulates. The report's mobile screenshot keeps its own size
+/// (docs/PRODUCT.md §9.10).
 pub const MOBILE_SCREEN: Screen = Screen {
     width: 412,
     height: 823,

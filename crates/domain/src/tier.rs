@@ -1,4 +1,4 @@
-//! The report tier rules (SPEC.md §9): how a report type is stored and named, how many pages
+//! The report tier rules (docs/PRODUCT.md §9.2): how a report type is stored and named, how many pages
 //! it crawls, whether it carries the professional sections, and whether it carries the
 //! Sitelens watermark. The store, analyzer, worker, CLI, PDF renderer and web app all ask here.
 

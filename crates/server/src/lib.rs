@@ -1,4 +1,4 @@
-//! The Sitelens server: the HTTP app (SPEC.md §7 calls, progress streams, the web app), the
+//! The Sitelens server: the HTTP app (docs/PRODUCT.md §7 calls, progress streams, the web app), the
 //! analysis worker, and the glue that starts them on one database.
 //!
 //! [`start`] is what `sitelens serve` and `sitelens worker` run, and what the integration tests

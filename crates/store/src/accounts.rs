@@ -14,7 +14,7 @@ use crate::entity::{api_usage, team_members, users, whitelabel_branding};
 use crate::{StoreError, StoreResult, begin_write};
 
 /// An agency's branding; colours and font fall back to the contract's defaults
-/// (SPEC.md section 9: #4F46E5, #10B981, Inter).
+/// (docs/PRODUCT.md §3.3, §9.5: #4F46E5, #10B981, Inter).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Branding {
     /// Company name shown on reports.

@@ -1,5 +1,5 @@
-//! The affiliate programme (SPEC.md section 3): affiliates, clicks and conversions. Amounts
-//! are integer cents; totals on the affiliate row move in the same transaction as the rows
+//! The affiliate programme (docs/PRODUCT.md §3.10-§3.13): affiliates, clicks and conversions.
+//! Amounts are integer cents; totals on the affiliate row move in the same transaction as the rows
 //! they summarise.
 
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
@@ -33,7 +33,7 @@ pub struct NewAffiliate {
     pub monthly_traffic: String,
     /// Why they apply.
     pub motivation: String,
-    /// Commission in percent (SPEC.md section 9: 30 by default; from the domain crate).
+    /// Commission in percent (docs/PRODUCT.md §9.5: 30 by default; from the domain crate).
     pub commission_rate: i32,
 }
 

@@ -1,5 +1,5 @@
 //! The free allowance: a number of free basic analyses per visitor address and UTC day
-//! (SPEC.md section 9: 3; the constant lives in the domain crate and is passed in).
+//! (docs/PRODUCT.md §9.1: 3; the constant lives in the domain crate and is passed in).
 //!
 //! The decision is one guarded increment of a counter row keyed by (address, day), inside the
 //! same transaction as the `ip_analysis_tracking` row, so concurrent requests from one address

@@ -249,8 +249,8 @@ pub async fn grant_credits(
     Ok(())
 }
 
-/// Starts a user's one free trial: `credits` trial credits valid for `valid_for` (SPEC.md
-/// section 9: 1 credit, 7 days; the constants live in the domain crate).
+/// Starts a user's one free trial: `credits` trial credits valid for `valid_for`
+/// (docs/PRODUCT.md §9.1: 1 credit, 7 days; the constants live in the domain crate).
 ///
 /// Returns when the trial expires. A second call fails with [`StoreError::Conflict`], even
 /// when both calls race.

@@ -1,4 +1,4 @@
-//! The analysis job queue (ARCHITECTURE.md section 3).
+//! The analysis job queue (docs/ARCHITECTURE.md §4).
 //!
 //! A job is `queued` until a worker claims it (`running`), then `complete` (with a result) or
 //! `failed`. A running job belongs to the worker named in `claimed_by`; every later change by
@@ -148,7 +148,7 @@ impl TryFrom<analysis_jobs::Model> for Job {
 }
 
 impl Job {
-    /// The progress event that tells a client this job's stored state (SPEC.md section 7).
+    /// The progress event that tells a client this job's stored state (docs/PRODUCT.md §7.3).
     pub fn progress_event(&self) -> ProgressEvent {
         let kind = match self.status {
             JobStatus::Complete => ProgressEventType::Complete,
@@ -178,7 +178,7 @@ impl Job {
     }
 
     /// Whether a failure of this job gives its visitor's free analysis back: an anonymous
-    /// basic analysis used one (SPEC.md section 9).
+    /// basic analysis used one (docs/PRODUCT.md §9.1).
     pub fn used_free_allowance(&self) -> bool {
         self.report_type == ReportType::Basic && self.requester_user_id.is_none()
     }
@@ -198,7 +198,7 @@ pub struct NewAnalysis {
     pub url: String,
     /// The normalised address (the website's identity).
     pub canonical_url: String,
-    /// Report depth (SPEC.md section 9).
+    /// Report depth (docs/PRODUCT.md §9.2).
     pub report_type: ReportType,
     /// Pages to crawl.
     pub requested_pages: u32,

@@ -1,6 +1,6 @@
 //! Sitelens persistence: sea-orm entities and repository functions that run unchanged on
 //! SQLite (the single-binary default) and PostgreSQL (many web and worker processes sharing
-//! one database); see `docs/ARCHITECTURE.md` sections 3 and 6.
+//! one database); see docs/ARCHITECTURE.md §4 and §6.
 //!
 //! Open a database with [`connect`]; it runs the migrations. Every repository function takes
 //! the [`DatabaseConnection`] (cheap to clone) and returns [`StoreResult`]. The operations that

@@ -1,5 +1,5 @@
 //! The link graph of every page Sitelens has crawled: the evidence behind the default
-//! backlink and domain-authority provider (ARCHITECTURE.md section 4).
+//! backlink and domain-authority provider (docs/ARCHITECTURE.md §5).
 //!
 //! Hosts are stored as the `url` crate gives them (lower-case, without port); callers compare
 //! `www.example.com` and `example.com` as different hosts unless they normalise first.

@@ -1,5 +1,5 @@
-//! The e-mail outbox: mail is queued here, sent by a worker when SMTP is configured, and
-//! readable by the admin either way (ARCHITECTURE.md section 5: never dropped silently).
+//! The e-mail outbox: mail is queued here, sent by a worker when SMTP is configured, and readable
+//! by the admin either way (docs/PRODUCT.md §10.4: never dropped silently).
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};

@@ -1,5 +1,5 @@
-//! Reports requested by e-mail (SPEC.md section 3, email_reports; section 5, the Download
-//! Report form), each with an optional upgrade token for the paid report.
+//! Reports requested by e-mail (docs/PRODUCT.md §3.8, email_reports; §5.3, the
+//! Download Report form), each with an optional upgrade token for the paid report.
 
 use chrono::{DateTime, Utc};
 use domain::report::ReportType;

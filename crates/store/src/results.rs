@@ -1,4 +1,4 @@
-//! Finished reports (SPEC.md section 3, analysis_results). Ids are random UUIDs, so a share
+//! Finished reports (docs/PRODUCT.md §3.2, analysis_results). Ids are random UUIDs, so a share
 //! link cannot be guessed from another one.
 //!
 //! The row keeps the spec's columns plus `pages_analyzed`; [`NewResult::from_report`] and

@@ -1,4 +1,4 @@
-//! Site-wide counters for the home page (SPEC.md section 7, `GET /api/stats`).
+//! Site-wide counters for the home page (docs/PRODUCT.md §7.4, `GET /api/stats`).
 //!
 //! Kept in the `counters` table and incremented in the same transaction as the change they
 //! count, so reading them is one primary-key lookup however large the tables grow.

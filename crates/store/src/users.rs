@@ -1,4 +1,4 @@
-//! Users (SPEC.md section 3, users).
+//! Users (docs/PRODUCT.md §3.4, users).
 
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait,

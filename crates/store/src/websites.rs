@@ -1,4 +1,4 @@
-//! Websites by canonical URL (SPEC.md section 3, websites).
+//! Websites by canonical URL (docs/PRODUCT.md §3.1, websites).
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, OnConflict};

@@ -15,7 +15,7 @@ export class AnalyzeError extends Error {
 const networkFailure = "Failed to analyze website. Please try again.";
 
 /**
- * POST /api/analyze {url}. Reads success, data.id, error and analysisId (SPEC.md §7, §8): the
+ * POST /api/analyze {url}. Reads success, data.id, error and analysisId (docs/PRODUCT.md §7.2, §8.2): the
  * server's error text when it gives one, 'Unknown error occurred' when success is false without
  * one, and 'Failed to analyze website. Please try again.' when no answer could be read.
  */

@@ -4,7 +4,7 @@ import { timings, type StatsResponse } from "../lib/domain";
 
 export const getStats = () => getJson<StatsResponse>("/api/stats");
 
-/** The analyses-completed counter, refetched every 30 seconds (SPEC.md §7). */
+/** The analyses-completed counter, refetched every 30 seconds (docs/PRODUCT.md §7.4). */
 export const statsQueryOptions = () =>
   queryOptions({ queryKey: ["stats"], queryFn: getStats, refetchInterval: timings().statsRefreshMs });
 

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { trialButton, trialState, type TrialButton, type TrialEligibilityResponse } from "../lib/domain";
 import { useSession } from "../lib/session";
 
-/** GET /api/check-trial-eligibility; a non-ok status counts as a new visitor (SPEC.md §7). */
+/** GET /api/check-trial-eligibility; a non-ok status counts as a new visitor (docs/PRODUCT.md §7.5). */
 export async function getTrialEligibility(): Promise<TrialEligibilityResponse | null> {
   try {
     const res = await fetch("/api/check-trial-eligibility", { credentials: "include" });

@@ -12,7 +12,7 @@ function page(path: string, load: () => Promise<object>, name: string): RouteObj
 }
 
 /**
- * Routes of SPEC.md §2 built by later issues (checkout and payment, dashboard, blog, knowledge
+ * Routes of docs/PRODUCT.md §2.1 not built yet (checkout and payment, dashboard, blog, knowledge
  * base, API docs, affiliates and partners, resources, white-label, enterprise and agency
  * contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
  */
@@ -58,7 +58,7 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RouteError />,
     children: [
-      // The home route has no shared header or footer (SPEC.md §2).
+      // The home route has no shared header or footer (docs/PRODUCT.md §2.1).
       { path: "/", element: <HomePage /> },
       { path: "/home", element: <HomePage /> },
       {

@@ -8,7 +8,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Adds the leading slash a path may lack (SPEC.md §7). */
+/** Adds the leading slash a path may lack (docs/PRODUCT.md §7.1). */
 export function withLeadingSlash(path: string) {
   return path.startsWith("/") ? path : `/${path}`;
 }
@@ -22,7 +22,7 @@ async function readBody(res: Response): Promise<string> {
 }
 
 /**
- * Throws the spec's generic request failure (SPEC.md §8): "status: body text" (or status text).
+ * Throws the spec's generic request failure (docs/PRODUCT.md §8.1): "status: body text" (or status text).
  * A 500 is read as JSON or text, logged and rethrown as "500: details", falling back to
  * "Internal Server Error".
  */
@@ -45,7 +45,7 @@ export async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 /**
- * The general request helper of SPEC.md §7: method, path and optional JSON body; a missing
+ * The general request helper of docs/PRODUCT.md §7.1: method, path and optional JSON body; a missing
  * leading slash is added; credentials are included; a JSON content type only with a body.
  */
 export async function apiRequest(method: string, path: string, body?: unknown, init?: RequestInit): Promise<Response> {

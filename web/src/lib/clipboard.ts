@@ -1,4 +1,4 @@
-/** Copies text: the Clipboard API first, the legacy execCommand method as the fallback (SPEC.md §2). */
+/** Copies text: the Clipboard API first, the legacy execCommand method as the fallback (docs/PRODUCT.md §2.6.7). */
 export async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard && window.isSecureContext) {

@@ -1,5 +1,5 @@
 /**
- * Optional integrations, read from the build environment (ARCHITECTURE.md §5: configuration,
+ * Optional integrations, read from the build environment (docs/PRODUCT.md §10.5: configuration,
  * hidden when not configured).
  */
 const env = import.meta.env as Record<string, string | undefined>;

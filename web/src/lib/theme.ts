@@ -26,7 +26,7 @@ export function applyTheme(pref: ThemePreference) {
 
 type ThemeState = { theme: ThemePreference; setTheme: (t: ThemePreference) => void };
 
-/** The theme preference (system by default), stored under the ui-theme key of SPEC.md §4. */
+/** The theme preference (system by default), stored under the ui-theme key of docs/PRODUCT.md §4.2. */
 export const useThemeStore = create<ThemeState>((set) => ({
   theme: typeof localStorage === "undefined" ? "system" : readStored(),
   setTheme: (theme) => {

@@ -11,7 +11,7 @@ type ToastState = {
 
 let nextId = 1;
 
-/** Client state of the toasts on screen (zustand: client state only, SPEC.md §7 habits). */
+/** Client state of the toasts on screen (zustand: client state only, docs/ARCHITECTURE.md §7). */
 export const useToastStore = create<ToastState>((set) => ({
   toasts: [],
   push: (t) => {

@@ -21,7 +21,9 @@ use chromiumoxide::cdp::browser_protocol::page::CreateIsolatedWorldParams;
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, ExecutionContextId,
 };
-use domain::report::{Finding, FindingType};
+use domain::report::FindingType;
+
+use crate::checks::finding;
 use serde::Deserialize;
 
 use super::{AccessibilityResult, AuditOutcome, category_score};
@@ -103,8 +105,24 @@ pub const LIGHTHOUSE_WEIGHTS: &[(&str, f64)] = &[
     ("td-has-header", 0.0),
 ];
 
-/// Lighthouse's weight of an audit (0 for audits it does not score).
+/// Lighthouse 12.8.2's accessibility audits whose scoring mode is informative: whatever their
+/// weight in the config, Lighthouse never passes or fails them and leaves them out of the score.
+pub const LIGHTHOUSE_INFORMATIVE: &[&str] = &[
+    "bypass",
+    "duplicate-id-aria",
+    "empty-heading",
+    "form-field-multiple-labels",
+    "identical-links-same-purpose",
+    "landmark-one-main",
+    "th-has-data-cells",
+    "video-caption",
+];
+
+/// Lighthouse's weight of an audit (0 for audits it does not score, informative ones included).
 pub fn weight(audit: &str) -> f64 {
+    if LIGHTHOUSE_INFORMATIVE.contains(&audit) {
+        return 0.0;
+    }
     LIGHTHOUSE_WEIGHTS
         .iter()
         .find(|(id, _)| *id == audit)
@@ -336,27 +354,28 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
         } else {
             format!(" Examples: {}.", v.targets.join(", "))
         };
-        findings.push(Finding {
-            id: format!("a11y.{}", v.id),
+        findings.push(finding(
+            &format!("a11y.{}", v.id),
             kind,
-            title: v.help.clone(),
-            description: format!(
+            v.help.clone(),
+            format!(
                 "{} {} element(s) fail ({} impact).{examples}",
                 v.description,
                 v.nodes,
                 v.impact.as_deref().unwrap_or("unknown")
             ),
-            solution: Some(format!("See {} for how to fix it.", v.help_url)),
-            audit: Some(v.id.clone()),
-        });
+            Some(&format!("See {} for how to fix it.", v.help_url)),
+            // A rule Lighthouse does not score is our advice, not a Lighthouse verdict.
+            (weight(&v.id) > 0.0).then_some(v.id.as_str()),
+        ));
     }
     let passed = passes.iter().filter(|p| weight(p) > 0.0).count();
     if passed > 0 {
-        findings.push(Finding {
-            id: "a11y.passed".to_owned(),
-            kind: FindingType::Good,
-            title: format!("{passed} accessibility checks pass"),
-            description: format!(
+        findings.push(finding(
+            "a11y.passed",
+            FindingType::Good,
+            format!("{passed} accessibility checks pass"),
+            format!(
                 "axe-core {} found no problem with: {}.",
                 r.version,
                 passes
@@ -366,9 +385,9 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            solution: None,
-            audit: None,
-        });
+            None,
+            None,
+        ));
     }
     AccessibilityResult {
         score: category_score(&audits),
@@ -400,6 +419,9 @@ mod tests {
         assert_eq!(weight("color-contrast"), 7.0);
         assert_eq!(weight("heading-order"), 3.0);
         assert_eq!(weight("not-a-rule"), 0.0);
+        // Informative in Lighthouse 12.8.2 despite a weight in the config.
+        assert_eq!(weight("bypass"), 0.0);
+        assert_eq!(weight("landmark-one-main"), 0.0);
     }
 
     #[test]
@@ -425,5 +447,35 @@ mod tests {
         assert_eq!(a.score, Some(58));
         assert_eq!(a.findings[0].audit.as_deref(), Some("image-alt"));
         assert_eq!(a.findings[0].kind, FindingType::Issue);
+    }
+
+    #[test]
+    fn informative_rules_carry_no_audit_id_and_do_not_score() {
+        let r = AxeResults {
+            version: "4.14.1".into(),
+            violations: vec![Violation {
+                id: "landmark-one-main".into(),
+                impact: Some("moderate".into()),
+                help: "Document should have one main landmark".into(),
+                description: "Ensure the document has a main landmark".into(),
+                help_url: String::new(),
+                nodes: 1,
+                targets: vec!["html".into()],
+            }],
+            passes: vec!["document-title".into()],
+            incomplete: Vec::new(),
+            inject_ms: 0.0,
+            run_ms: 0.0,
+        };
+        let a = assess(&Ok(r));
+        // Lighthouse: informative, so the page scores as if only document-title applied.
+        assert_eq!(a.score, Some(100));
+        let f = a
+            .findings
+            .iter()
+            .find(|f| f.id == "a11y.landmark-one-main")
+            .expect("finding");
+        assert_eq!(f.kind, FindingType::Warning);
+        assert_eq!(f.audit, None);
     }
 }

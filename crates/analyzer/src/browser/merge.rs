@@ -127,20 +127,16 @@ fn unanswered_finding(urls: &[String]) -> Option<Finding> {
     hosts.dedup();
     hosts.sort();
     hosts.dedup();
-    Some(Finding {
-        id: "perf.unanswered-requests".to_owned(),
-        kind: FindingType::Warning,
-        title: format!("{} request(s) got no answer", urls.len()),
-        description: format!(
+    Some(crate::checks::warning(
+        "perf.unanswered-requests",
+        None,
+        format!("{} request(s) got no answer", urls.len()),
+        format!(
             "The page asks hosts that did not resolve or did not answer: {}. Each is a failed request, and a host that hangs holds the page's loading back.",
             hosts.join(", ")
         ),
-        solution: Some(
-            "Remove references to services the site no longer uses, or host those files yourself."
-                .to_owned(),
-        ),
-        audit: None,
-    })
+        "Remove references to services the site no longer uses, or host those files yourself.",
+    ))
 }
 
 /// Replace the HTTP side's render-blocking finding (read from the markup alone) by the verdict

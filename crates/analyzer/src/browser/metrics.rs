@@ -133,6 +133,10 @@ pub struct LabMetrics {
     pub third_party: ThirdParty,
     /// Requests whose host did not resolve or did not answer.
     pub unanswered: Vec<String>,
+    /// Requests over plain HTTP or WS to a host other than localhost (Lighthouse's
+    /// `is-on-https` counts every one, answered or not).
+    #[serde(default)]
+    pub insecure: Vec<String>,
     /// The network went quiet and the page looked done before the settling limit.
     pub settled: bool,
 }
@@ -273,6 +277,36 @@ pub struct ImageProbe {
     pub visible: bool,
     /// In the first viewport.
     pub in_viewport: bool,
+}
+
+/// Lighthouse 12.8.2's image-aspect-ratio: raster images (not SVG) drawn with object-fit
+/// fill, both natural sides over 5 px, whose displayed size is off by 2 px or more from the
+/// size their natural ratio gives along the shorter target.
+fn distorted(img: &ImageProbe, mime: &str) -> bool {
+    let path = img
+        .url
+        .split(['?', '#'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let svg = mime == "image/svg+xml"
+        || path.ends_with(".svg")
+        || img.url.starts_with("data:image/svg+xml");
+    let fill = img.object_fit.is_empty() || img.object_fit == "fill";
+    if svg || !fill || img.natural_width <= 5.0 || img.natural_height <= 5.0 {
+        return false;
+    }
+    if img.width <= 0.0 || img.height <= 0.0 {
+        return false;
+    }
+    let ratio = img.natural_width / img.natural_height;
+    let target_height = img.width / ratio;
+    let target_width = img.height * ratio;
+    if target_height < target_width {
+        (target_height - img.height).abs() >= 2.0
+    } else {
+        (target_width - img.width).abs() >= 2.0
+    }
 }
 
 /// The registrable part of a host, approximated as its last two labels (IP addresses whole).
@@ -445,13 +479,7 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
             0.0
         };
         let no_dimensions = !(img.css_sized || (img.has_width_attr && img.has_height_attr));
-        let natural_ratio = img.natural_width / img.natural_height.max(1.0);
-        let shown_ratio = img.width / img.height.max(1.0);
-        let fitted = matches!(img.object_fit.as_str(), "cover" | "contain" | "scale-down");
-        let distorted = !fitted
-            && img.width > 5.0
-            && img.height > 5.0
-            && ((shown_ratio - natural_ratio).abs() / natural_ratio) > 0.05;
+        let distorted = distorted(img, &mime);
         let upscaled =
             img.width > img.natural_width * 1.25 || img.height > img.natural_height * 1.25;
         if wasted > 0.0 || no_dimensions || distorted || upscaled {
@@ -506,10 +534,26 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
             .filter(|r| r.started && r.unanswered)
             .map(|r| r.url.clone())
             .collect(),
+        insecure: requests
+            .iter()
+            .filter(|r| r.started && insecure(&r.url))
+            .map(|r| r.url.clone())
+            .collect(),
     }
 }
 
-/// Format bytes as the report shows sizes (KB, SPEC.md §9).
+/// Lighthouse's insecure request: plain `http:` or `ws:` to a host other than `localhost`,
+/// `127.0.0.1` or a `.localhost` name.
+pub(crate) fn insecure(url: &str) -> bool {
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let host = u.host_str().unwrap_or("");
+    matches!(u.scheme(), "http" | "ws")
+        && !(host == "localhost" || host == "127.0.0.1" || host.ends_with(".localhost"))
+}
+
+/// Format bytes as the report shows sizes (KB, docs/PRODUCT.md §9.11).
 pub fn kb(bytes: f64) -> String {
     format!("{:.0} KB", (bytes / 1024.0).round())
 }
@@ -517,6 +561,54 @@ pub fn kb(bytes: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn insecure_requests_are_plain_http_beyond_localhost() {
+        assert!(insecure("http://example.com/a.js"));
+        assert!(insecure("ws://example.com/socket"));
+        assert!(!insecure("https://example.com/a.js"));
+        assert!(!insecure("http://127.0.0.1:8080/a.js"));
+        assert!(!insecure("http://localhost/a.js"));
+        assert!(!insecure("http://app.localhost/a.js"));
+        assert!(!insecure("data:image/png;base64,AAAA"));
+    }
+
+    #[test]
+    fn image_aspect_ratio_follows_lighthouse() {
+        let img = |url: &str, natural: (f64, f64), shown: (f64, f64), fit: &str| ImageProbe {
+            url: url.to_owned(),
+            natural_width: natural.0,
+            natural_height: natural.1,
+            width: shown.0,
+            height: shown.1,
+            object_fit: fit.to_owned(),
+            visible: true,
+            ..ImageProbe::default()
+        };
+        // 400x200 shown at 200x150: stretched.
+        assert!(distorted(
+            &img("/a.png", (400.0, 200.0), (200.0, 150.0), "fill"),
+            "image/png"
+        ));
+        // Off by a pixel: within Lighthouse's 2 px.
+        assert!(!distorted(
+            &img("/a.png", (400.0, 200.0), (200.0, 101.0), "fill"),
+            "image/png"
+        ));
+        // SVG, object-fit other than fill, tiny images: not judged.
+        assert!(!distorted(
+            &img("/a.svg", (400.0, 200.0), (200.0, 150.0), "fill"),
+            ""
+        ));
+        assert!(!distorted(
+            &img("/a.png", (400.0, 200.0), (200.0, 150.0), "none"),
+            "image/png"
+        ));
+        assert!(!distorted(
+            &img("/a.png", (5.0, 4.0), (50.0, 10.0), "fill"),
+            "image/png"
+        ));
+    }
 
     #[test]
     fn cls_takes_the_worst_session_window() {

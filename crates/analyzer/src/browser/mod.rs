@@ -23,6 +23,7 @@ pub mod blob;
 pub mod design;
 pub mod diagnostics;
 pub mod lab;
+pub mod launch;
 pub mod merge;
 pub mod metrics;
 pub mod pool;
@@ -171,8 +172,7 @@ impl Device {
         }
     }
 
-    /// Screenshot width and height in CSS pixels at device pixel ratio 1 (SPEC.md §9 screenshot
-    /// sizes).
+    /// Screenshot width and height in CSS pixels at device pixel ratio 1 (docs/PRODUCT.md §9.10).
     pub fn viewport(self) -> (u32, u32) {
         let l = domain::constants::limits();
         match self {

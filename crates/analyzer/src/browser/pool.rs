@@ -20,55 +20,22 @@ use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{
     CreateBrowserContextParams, CreateTargetParams,
 };
-use chromiumoxide::{Browser, BrowserConfig, Page};
+use chromiumoxide::handler::HandlerConfig;
+use chromiumoxide::{Browser, Page};
 use futures::StreamExt;
 use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
 use super::proxy::{ContextProxy, RequestGuard};
-use super::{BrowserError, BrowserReport, BrowserSettings, Device, PhaseTimings, lab};
-
-/// Chromium flags that work as root in a container (TOOLCHAIN.md), plus quiet defaults.
-const FLAGS: &[&str] = &[
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-    "--disable-dev-shm-usage",
-    "--disable-extensions",
-    "--disable-default-apps",
-    "--mute-audio",
-    "--hide-scrollbars",
-    "--font-render-hinting=none",
-    // Tabs measured side by side and spare tabs are all "in the background": without these,
-    // Chromium lowers their priority and throttles their timers, and loads take seconds.
-    "--disable-background-timer-throttling",
-    "--disable-backgrounding-occluded-windows",
-    "--disable-renderer-backgrounding",
-    "--disable-ipc-flooding-protection",
-    "--disable-hang-monitor",
-    "--disable-breakpad",
-    "--metrics-recording-only",
-    "--password-store=basic",
-    "--use-mock-keychain",
-    // A measured page loads in the renderer its prepared blank tab already runs, instead of
-    // waiting for a new process (hundreds of milliseconds on a busy machine). Site isolation
-    // protects a person's logged-in sites from each other; a measuring browser holds none,
-    // and every measurement has its own browser context and its own guard.
-    "--disable-site-isolation-trials",
-    // WebRTC may only use the proxy (TCP), never UDP of its own.
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--disable-features=IsolateOrigins,site-per-process,ProactivelySwapBrowsingInstance,Translate,MediaRouter,OptimizationHints",
-];
+use super::{BrowserError, BrowserReport, BrowserSettings, Device, PhaseTimings, lab, launch};
 
 static LAUNCHES: AtomicU64 = AtomicU64::new(0);
 
 /// One running Chromium.
 struct Instance {
     browser: Browser,
+    /// The browser process (killed when dropped; it also dies with ours: see [`launch`]).
+    child: std::sync::Mutex<tokio::process::Child>,
     alive: Arc<AtomicBool>,
     handler: JoinHandle<()>,
     dir: PathBuf,
@@ -200,7 +167,17 @@ impl Instance {
 impl Drop for Instance {
     fn drop(&mut self) {
         self.handler.abort();
-        // The process is killed on drop (kill_on_drop); its profile folder goes with it.
+        // Kill the process and give it a moment to go, so its profile folder can be removed
+        // without the browser writing into it again.
+        if let Ok(child) = self.child.get_mut() {
+            let _ = child.start_kill();
+            for _ in 0..100 {
+                if !matches!(child.try_wait(), Ok(None)) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
@@ -283,31 +260,35 @@ impl BrowserPool {
         }
         *current = None;
         let n = LAUNCHES.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("sitelens-chromium-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).map_err(|e| BrowserError::Launch(e.to_string()))?;
-        let config = BrowserConfig::builder()
-            .chrome_executable(&path)
-            .new_headless_mode()
-            .no_sandbox()
-            .disable_default_args()
-            .args(FLAGS.iter().copied())
-            .user_data_dir(&dir)
-            .disable_cache()
-            .viewport(None)
-            .launch_timeout(self.settings.launch_timeout)
-            .request_timeout(self.settings.page_timeout)
-            .build()
-            .map_err(BrowserError::Launch)?;
-        let launched = tokio::time::timeout(self.settings.launch_timeout, Browser::launch(config))
+        if n == 0 {
+            let swept = launch::sweep_stale_profiles(&std::env::temp_dir());
+            if swept > 0 {
+                tracing::info!(swept, "removed profile folders left by earlier processes");
+            }
+        }
+        let dir = launch::new_profile(n)?;
+        let timeout = self.settings.launch_timeout;
+        let started = async {
+            let launched = launch::start(&path, &dir, timeout).await?;
+            let config = HandlerConfig {
+                viewport: None,
+                request_timeout: self.settings.page_timeout,
+                cache_enabled: false,
+                ..HandlerConfig::default()
+            };
+            let connected = tokio::time::timeout(
+                timeout,
+                Browser::connect_with_config(launched.ws_url.clone(), config),
+            )
             .await
             .map_err(|_| BrowserError::Timeout {
                 what: "its launch",
-                seconds: self.settings.launch_timeout.as_secs(),
+                seconds: timeout.as_secs(),
             })?
-            .map_err(|e| BrowserError::Launch(e.to_string()));
-        let (browser, mut handler) = match launched {
+            .map_err(|e| BrowserError::Launch(e.to_string()))?;
+            Ok::<_, BrowserError>((launched.child, connected))
+        };
+        let (child, (browser, mut handler)) = match started.await {
             Ok(x) => x,
             Err(e) => {
                 let _ = std::fs::remove_dir_all(&dir);
@@ -336,6 +317,7 @@ impl BrowserPool {
         self.launches.fetch_add(1, Ordering::Relaxed);
         let instance = Arc::new(Instance {
             browser,
+            child: std::sync::Mutex::new(child),
             alive,
             handler,
             dir,
@@ -366,12 +348,37 @@ impl BrowserPool {
     /// Stop the browser (a later measurement starts a new one).
     pub async fn shutdown(&self) {
         let taken = self.current.lock().await.take();
-        if let Some(i) = taken
-            && let Ok(mut i) = Arc::try_unwrap(i)
-        {
-            let _ = i.browser.close().await;
-            let _ = i.browser.wait().await;
+        let Some(i) = taken else {
+            return;
+        };
+        // Tabs being prepared may still hold the instance: kill the process rather than wait
+        // for them, then remove its profile folder (the instance's drop finds both done).
+        i.alive.store(false, Ordering::Release);
+        i.handler.abort();
+        if let Ok(mut child) = i.child.lock() {
+            let _ = child.start_kill();
         }
+        for _ in 0..500 {
+            let exited = i
+                .child
+                .lock()
+                .map(|mut c| !matches!(c.try_wait(), Ok(None)))
+                .unwrap_or(true);
+            if exited {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let _ = std::fs::remove_dir_all(&i.dir);
+    }
+
+    /// The process id of the running browser, if one runs (tests read its command line).
+    pub async fn browser_pid(&self) -> Option<u32> {
+        self.current
+            .lock()
+            .await
+            .as_ref()
+            .and_then(|i| i.browser_pid())
     }
 
     /// Kill the running browser process, as a crash would (tests use this to prove the pool
@@ -603,24 +610,7 @@ impl BrowserPool {
 
 impl Instance {
     fn browser_pid(&self) -> Option<u32> {
-        // The child handle is private to chromiumoxide; its id is reachable through
-        // `get_mut_child`, which needs `&mut`. The profile folder names the process instead.
-        let cmdline_match = format!("--user-data-dir={}", self.dir.display());
-        let entries = std::fs::read_dir("/proc").ok()?;
-        for e in entries.flatten() {
-            let name = e.file_name();
-            let Some(pid) = name.to_str().and_then(|s| s.parse::<u32>().ok()) else {
-                continue;
-            };
-            if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
-                let cmd = String::from_utf8_lossy(&cmd);
-                let is_browser = !cmd.contains("--type=");
-                if is_browser && cmd.contains(&cmdline_match) {
-                    return Some(pid);
-                }
-            }
-        }
-        None
+        self.child.lock().ok().and_then(|c| c.id())
     }
 }
 

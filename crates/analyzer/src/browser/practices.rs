@@ -5,6 +5,8 @@
 
 use domain::report::{Finding, FindingType};
 
+use crate::checks::finding;
+
 use super::design::DesignProbe;
 use super::lab::DeviceRun;
 use super::{AuditOutcome, BestPracticesResult, category_score};
@@ -25,20 +27,21 @@ fn audit(
         passed,
         weight,
     });
-    findings.push(Finding {
-        id: format!("bp.{id}"),
-        kind: if passed {
-            FindingType::Good
-        } else if weight >= 5.0 {
-            FindingType::Issue
-        } else {
-            FindingType::Warning
-        },
+    let kind = if passed {
+        FindingType::Good
+    } else if weight >= 5.0 {
+        FindingType::Issue
+    } else {
+        FindingType::Warning
+    };
+    findings.push(finding(
+        &format!("bp.{id}"),
+        kind,
         title,
         description,
-        solution: (!passed).then(|| solution.to_owned()),
-        audit: Some(id.to_owned()),
-    });
+        Some(solution),
+        Some(id),
+    ));
 }
 
 fn list(items: &[String]) -> String {
@@ -51,6 +54,25 @@ fn list(items: &[String]) -> String {
     }
 }
 
+/// The DevTools issue kinds Lighthouse 12.8.2's `inspector-issues` audit reports: mixed
+/// content, cookies, responses blocked by a cross-origin policy, heavy ads and Content Security
+/// Policy. Every other kind (generic issues, quirks mode, low contrast, ...) it ignores.
+const LIGHTHOUSE_ISSUE_KINDS: &[&str] = &[
+    "MixedContentIssue",
+    "CookieIssue",
+    "BlockedByResponseIssue",
+    "HeavyAdIssue",
+    "ContentSecurityPolicyIssue",
+];
+
+/// Split recorded issue kinds into those Lighthouse counts and the rest.
+fn lighthouse_issues(issues: &[String]) -> (Vec<String>, Vec<String>) {
+    issues
+        .iter()
+        .cloned()
+        .partition(|k| LIGHTHOUSE_ISSUE_KINDS.contains(&k.as_str()))
+}
+
 /// Assess the desktop run (and the mobile design probe for `viewport` and `font-size`).
 pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestPracticesResult {
     let c = &desktop.collected;
@@ -58,7 +80,10 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
     let mut audits = Vec::new();
     let mut findings = Vec::new();
 
-    let secure = c.secure_context && log.mixed_content.is_empty();
+    // Lighthouse: every request over plain HTTP to a host other than localhost fails the
+    // audit, the page's own included, answered or not.
+    let insecure = &desktop.metrics.insecure;
+    let secure = c.secure_context && log.mixed_content.is_empty() && insecure.is_empty();
     audit(
         &mut audits,
         &mut findings,
@@ -69,6 +94,8 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             "Served securely".into()
         } else if !c.secure_context {
             "Not served over HTTPS".into()
+        } else if log.mixed_content.is_empty() {
+            format!("{} insecure request(s)", insecure.len())
         } else {
             "Mixed content".into()
         },
@@ -77,8 +104,10 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
                 "The page loaded over {} without TLS; browsers mark it as not secure.",
                 c.protocol
             )
-        } else if log.mixed_content.is_empty() {
+        } else if log.mixed_content.is_empty() && insecure.is_empty() {
             "The page and all its resources loaded over HTTPS.".into()
+        } else if log.mixed_content.is_empty() {
+            format!("Requested over plain HTTP: {}.", list(insecure))
         } else {
             format!(
                 "Resources loaded over plain HTTP on an HTTPS page: {}.",
@@ -126,24 +155,43 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Fix the scripts and missing resources behind each console error.",
     );
 
+    let (mut counted, others) = lighthouse_issues(&log.issues);
+    if log.third_party_cookies > 0 {
+        counted.push(format!(
+            "CookieIssue (third-party, {})",
+            log.third_party_cookies
+        ));
+    }
     audit(
         &mut audits,
         &mut findings,
         "inspector-issues",
         1.0,
-        log.issues.is_empty(),
-        if log.issues.is_empty() {
+        counted.is_empty(),
+        if counted.is_empty() {
             "No browser issues".into()
         } else {
-            format!("{} issue(s) in the DevTools Issues panel", log.issues.len())
+            format!("{} issue(s) in the DevTools Issues panel", counted.len())
         },
-        if log.issues.is_empty() {
+        if counted.is_empty() {
             "Chromium raised no issue (cookies, CSP, CORS, mixed content).".into()
         } else {
-            format!("Issue kinds: {}.", list(&log.issues))
+            format!("Issue kinds: {}.", list(&counted))
         },
         "Open the Issues panel of Chrome DevTools and resolve each issue.",
     );
+    if !others.is_empty() {
+        // Our own advice: Lighthouse ignores these kinds, so they neither fail its audit nor
+        // count in the score.
+        findings.push(finding(
+            "bp.other-browser-issues",
+            FindingType::Warning,
+            format!("{} other issue(s) in the DevTools Issues panel", others.len()),
+            format!("Issue kinds: {}.", list(&others)),
+            Some("Open the Issues panel of Chrome DevTools to see each issue (for example a form field without a name)."),
+            None,
+        ));
+    }
 
     audit(
         &mut audits,
@@ -310,11 +358,7 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Put <meta charset=\"utf-8\"> first in the head, or send charset=utf-8 in Content-Type.",
     );
 
-    let viewport_ok = c.viewport.as_deref().is_some_and(|v| {
-        v.replace(' ', "")
-            .to_ascii_lowercase()
-            .contains("width=device-width")
-    });
+    let viewport_ok = crate::checks::seo::mobile_optimized(c.viewport.as_deref());
     audit(
         &mut audits,
         &mut findings,
@@ -333,8 +377,13 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
             &mut findings,
             "font-size",
             1.0,
-            share >= 0.6,
-            format!("{:.0}% of text legible on phones", share * 100.0),
+            // Lighthouse fails the audit outright without a viewport for phones.
+            share >= 0.6 && viewport_ok,
+            if viewport_ok {
+                format!("{:.0}% of text legible on phones", share * 100.0)
+            } else {
+                "Text is illegible on phones: no mobile viewport".to_owned()
+            },
             "At least 60% of text should be 12 px or larger at phone width.".into(),
             "Raise small text to at least 12 px on phones.",
         );
@@ -346,5 +395,51 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         audits,
         console_errors: log.errors.clone(),
         deprecations: log.deprecations.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inspector_issues_counts_only_the_kinds_lighthouse_reports() {
+        let kinds: Vec<String> = [
+            "GenericIssue",
+            "MixedContentIssue",
+            "QuirksModeIssue",
+            "ContentSecurityPolicyIssue",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let (counted, others) = lighthouse_issues(&kinds);
+        assert_eq!(
+            counted,
+            vec!["MixedContentIssue", "ContentSecurityPolicyIssue"]
+        );
+        assert_eq!(others, vec!["GenericIssue", "QuirksModeIssue"]);
+        let (counted, _) = lighthouse_issues(&["GenericIssue".to_owned()]);
+        assert!(counted.is_empty());
+    }
+
+    #[test]
+    fn a_viewport_is_mobile_optimized_as_lighthouse_decides() {
+        use crate::checks::seo::mobile_optimized;
+        assert!(mobile_optimized(Some(
+            "width=device-width, initial-scale=1"
+        )));
+        assert!(mobile_optimized(Some("width=device-width")));
+        assert!(mobile_optimized(Some("initial-scale=1")));
+        assert!(mobile_optimized(Some("width=600")));
+        // Zoom disabled still lays the page out for phones.
+        assert!(mobile_optimized(Some(
+            "width=device-width, initial-scale=1, user-scalable=no"
+        )));
+        assert!(!mobile_optimized(None));
+        assert!(!mobile_optimized(Some("user-scalable=yes")));
+        assert!(!mobile_optimized(Some(
+            "width=device-width, initial-scale=0.5"
+        )));
+        assert!(!mobile_optimized(Some("minimum-scale=1")));
     }
 }

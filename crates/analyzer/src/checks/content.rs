@@ -282,3 +282,29 @@ fn near_duplicates(pages: &[(&str, &crate::page::PageDoc)], out: &mut Vec<Tagged
     };
     push(out, f);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// Keywords: at most `n`, most frequent first, lower-case words of 3+ characters that
+        /// occur in the text.
+        #[test]
+        fn keywords_come_from_the_text(s in "\\PC{0,200}|((Straße|ÉCOLE|école|日本語|слово|the|a1b) ){0,30}", n in 0usize..8) {
+            let k = top_keywords(&s, n);
+            proptest::prop_assert!(k.len() <= n);
+            proptest::prop_assert!(k.windows(2).all(|w| w[0].1 >= w[1].1));
+            let lower = s.to_lowercase();
+            for (w, count) in &k {
+                proptest::prop_assert!(*count >= 1 && w.chars().count() >= 3);
+                proptest::prop_assert_eq!(w.to_lowercase(), w.clone());
+                // Lower-casing a word alone can differ from lower-casing it in context (the Greek
+                // final sigma), so containment is checked on ASCII text.
+                if s.is_ascii() {
+                    proptest::prop_assert!(lower.contains(w.as_str()), "{:?}", w);
+                }
+            }
+        }
+    }
+}

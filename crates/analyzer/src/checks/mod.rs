@@ -1,6 +1,6 @@
 //! The checks. Each check has a stable id, belongs to a section and a group, and yields findings
-//! shaped as SPEC.md §3's Finding. Where a check matches a Lighthouse audit the finding names
-//! that audit and reaches the same verdict Lighthouse would on the same page.
+//! shaped as docs/PRODUCT.md §3.15's Finding. Where a check matches a Lighthouse audit the
+//! finding names that audit and reaches the same verdict Lighthouse would on the same page.
 //!
 //! Page checks run on every crawled HTML page; [`merge_pages`] folds their findings into one
 //! finding per id (the worst verdict, naming the affected pages). Site checks run once.
@@ -50,7 +50,8 @@ pub struct PageCtx<'a> {
     pub site: &'a SiteData,
 }
 
-/// Build a finding.
+/// Build a finding: the one constructor every check and browser audit uses, so each finding
+/// has the same shape. A good finding never carries a solution.
 pub fn finding(
     id: &str,
     kind: FindingType,
@@ -64,7 +65,9 @@ pub fn finding(
         kind,
         title: title.into(),
         description: description.into(),
-        solution: solution.map(str::to_owned),
+        solution: solution
+            .filter(|_| kind != FindingType::Good)
+            .map(str::to_owned),
         audit: audit.map(str::to_owned),
     }
 }
@@ -212,8 +215,8 @@ pub fn short_url(u: &str) -> String {
     }
 }
 
-/// A good range of SPEC.md §9, read from `domain` (one rule, one place): (min, max), whole
-/// numbers, inclusive; an open bound is 0 or `usize::MAX`.
+/// A good range of docs/PRODUCT.md §9.7, read from `domain` (one rule, one place): (min, max),
+/// whole numbers, inclusive; an open bound is 0 or `usize::MAX`.
 pub fn good_range(id: &str) -> (usize, usize) {
     domain::performance::good_ranges()
         .into_iter()

@@ -13,11 +13,11 @@ const PERF: &str = "Page Weight & Loading";
 
 /// Lighthouse's `server-response-time` threshold: 600 ms.
 pub const TTFB_GOOD_MS: u128 = 600;
-/// Page weight good range (SPEC.md §9): under 3 MB.
+/// Page weight good range (docs/PRODUCT.md §9.7): under 3 MB.
 pub fn page_size_good() -> u64 {
     super::good_range("pageSize").1 as u64
 }
-/// Request count good range (SPEC.md §9): under 50.
+/// Request count good range (docs/PRODUCT.md §9.7): under 50.
 pub fn requests_good() -> usize {
     super::good_range("requests").1
 }
@@ -232,6 +232,9 @@ pub fn run_page(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     render_blocking(ctx, out);
 }
 
+/// HSTS, CSP, framing and other headers. Lighthouse reports `has-hsts`, `csp-xss` and
+/// `clickjacking-mitigation` as informative (never pass or fail), so these findings are our own
+/// verdicts and carry no Lighthouse audit id.
 fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged>) {
     if https {
         let finding = match f.header("strict-transport-security") {
@@ -244,14 +247,14 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
                 if max_age >= 31_536_000 {
                     good(
                         "tech.hsts",
-                        Some("has-hsts"),
+                        None,
                         "HSTS is enabled",
                         format!("Strict-Transport-Security: {v}."),
                     )
                 } else {
                     warning(
                         "tech.hsts",
-                        Some("has-hsts"),
+                        None,
                         "HSTS max-age is short",
                         format!(
                             "Strict-Transport-Security: {v}; at least one year (31536000) is recommended."
@@ -262,7 +265,7 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
             }
             None => warning(
                 "tech.hsts",
-                Some("has-hsts"),
+                None,
                 "No HSTS header",
                 "Without Strict-Transport-Security, a visitor's first request can be downgraded to plain HTTP.",
                 "Send Strict-Transport-Security: max-age=31536000; includeSubDomains.",
@@ -274,13 +277,13 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
     let finding = match csp {
         Some(v) => good(
             "tech.csp",
-            Some("csp-xss"),
+            None,
             "Content Security Policy is set",
             format!("Content-Security-Policy: {}.", truncate(v, 120)),
         ),
         None => warning(
             "tech.csp",
-            Some("csp-xss"),
+            None,
             "No Content Security Policy",
             "Without a Content-Security-Policy header, an injected script runs with the page's full rights.",
             "Send a Content-Security-Policy header; start with default-src 'self' and allow what the site needs.",
@@ -307,19 +310,19 @@ fn security_headers(f: &crate::fetch::Fetched, https: bool, out: &mut Vec<Tagged
     let finding = match f.header("x-frame-options") {
         _ if frame_ancestors => good(
             "tech.clickjacking",
-            Some("clickjacking-mitigation"),
+            None,
             "Framing is restricted",
             "The CSP sets frame-ancestors.",
         ),
         Some(v) => good(
             "tech.clickjacking",
-            Some("clickjacking-mitigation"),
+            None,
             "Framing is restricted",
             format!("X-Frame-Options: {v}."),
         ),
         None => warning(
             "tech.clickjacking",
-            Some("clickjacking-mitigation"),
+            None,
             "Page can be framed by any site",
             "Neither X-Frame-Options nor CSP frame-ancestors is set, so other sites can embed the page (clickjacking).",
             "Send X-Frame-Options: SAMEORIGIN or Content-Security-Policy: frame-ancestors 'self'.",
@@ -424,9 +427,13 @@ pub fn run_site(site: &SiteData, tech: &[Technology], out: &mut Vec<Tagged>) {
             format!("{final_url} is served over HTTPS."),
         )
     } else {
+        // Lighthouse counts localhost and 127.0.0.1 as secure; a site that visitors reach over
+        // plain HTTP is still not, so there the verdict is ours alone.
+        let host = final_url.host_str().unwrap_or("");
+        let local = host == "localhost" || host == "127.0.0.1" || host.ends_with(".localhost");
         issue(
             "tech.https",
-            Some("is-on-https"),
+            (!local).then_some("is-on-https"),
             "Site is not on HTTPS",
             "The page is served over plain HTTP: browsers mark it \"Not secure\" and search engines prefer HTTPS pages.",
             "Install a TLS certificate (free from Let's Encrypt) and redirect all HTTP traffic to HTTPS.",
@@ -459,7 +466,7 @@ pub fn run_site(site: &SiteData, tech: &[Technology], out: &mut Vec<Tagged>) {
         push(out, Section::Technical, SECURITY, finding);
     }
 
-    // Page weight and request count (SPEC.md §9 good ranges): HTML plus referenced assets.
+    // Page weight and request count (docs/PRODUCT.md §9.7): HTML plus referenced assets.
     if let Ok(html) = &start.fetched {
         let assets_bytes: u64 = site.assets.iter().map(|a| a.transfer_bytes).sum();
         let total = html.transfer_bytes + assets_bytes;
@@ -668,7 +675,7 @@ mod tests {
 
     use super::*;
     use crate::checks::PageCtx;
-    use crate::crawl::{CrawledPage, RobotsInfo};
+    use crate::crawl::CrawledPage;
     use crate::fetch::Fetched;
 
     /// A one-page crawl of an HTTPS page, built by hand: the fixture server speaks plain HTTP,
@@ -702,25 +709,13 @@ mod tests {
         };
         let doc = crate::page::parse(html, &url);
         SiteData {
-            start: url.clone(),
-            pages: vec![CrawledPage {
+            http_version: Some(http),
+            ..SiteData::of_page(CrawledPage {
                 url,
                 depth: Some(0),
                 fetched: Ok(fetched),
                 doc: Some(doc),
-            }],
-            robots: RobotsInfo::default(),
-            sitemaps: Vec::new(),
-            sitemap_urls: Vec::new(),
-            internal_links: BTreeMap::new(),
-            external_links: BTreeMap::new(),
-            blocked_by_robots: Vec::new(),
-            assets: Vec::new(),
-            http_version: Some(http),
-            llms_txt: None,
-            favicon_ico: None,
-            stopped_early: None,
-            elapsed: Duration::from_millis(10),
+            })
         }
     }
 
@@ -771,5 +766,27 @@ mod tests {
         let v = verdicts(&site);
         assert_eq!(v["tech.hsts"], FindingType::Warning);
         assert_eq!(v["tech.http-redirect"], FindingType::Warning);
+    }
+
+    proptest::proptest! {
+        /// Truncation keeps whole characters: at most `n` of them, a prefix of the text, and an
+        /// ellipsis exactly when something was cut.
+        #[test]
+        fn truncate_is_a_character_prefix(s in "\\PC{0,80}", n in 0usize..40) {
+            let t = truncate(&s, n);
+            let kept = t.strip_suffix('…').unwrap_or(&t);
+            proptest::prop_assert!(s.starts_with(kept));
+            proptest::prop_assert!(kept.chars().count() <= n);
+            proptest::prop_assert_eq!(t == s, s.chars().count() <= n);
+        }
+
+        /// Slugs are lower-case ASCII letters, digits and inner dashes, and stable.
+        #[test]
+        fn slugs_are_ascii(s in "\\PC{0,40}") {
+            let g = slug(&s);
+            proptest::prop_assert!(g.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+            proptest::prop_assert!(!g.starts_with('-') && !g.ends_with('-'));
+            proptest::prop_assert_eq!(slug(&g), g.clone());
+        }
     }
 }

@@ -7,8 +7,9 @@
 //! (TCP slow start, a fixed round-trip time and throughput, six connections per origin) and a
 //! slower processor. Each metric is the weighted mean of an optimistic and a pessimistic replay
 //! of the part of the graph the metric depends on. The method is described in Lighthouse's
-//! documentation (`docs/lantern.md`, `docs/throttling.md`); this module is our own implementation
-//! of it, with the same constants, so that our figures agree with theirs on the same page.
+//! documentation (<https://github.com/GoogleChrome/lighthouse/blob/main/docs/throttling.md>);
+//! this module is our own implementation of it, with the same constants, so that our figures
+//! agree with theirs on the same page.
 //!
 //! - [`graph`] builds the dependency graph from the observed requests and tasks.
 //! - [`network`] estimates each origin's round trip and server response time from the observed

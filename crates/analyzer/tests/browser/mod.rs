@@ -6,6 +6,7 @@
 //! Every fixture is served on 127.0.0.1 by the test; the guard stays on with only 127.0.0.1
 //! exempt, so Chromium can reach nothing else.
 
+mod hermetic;
 mod llm;
 
 use std::net::{IpAddr, Ipv4Addr};

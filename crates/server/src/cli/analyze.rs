@@ -185,7 +185,12 @@ pub async fn execute(
     let report = match result {
         Ok(r) => r,
         Err(e) => {
-            let _ = writeln!(stderr, "error: could not analyse {}: {e}", args.url);
+            let _ = writeln!(
+                stderr,
+                "error: could not analyse {}: {}",
+                args.url,
+                super::one_line(&e.to_string())
+            );
             return 1;
         }
     };

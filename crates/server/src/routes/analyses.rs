@@ -1,4 +1,4 @@
-//! `POST /api/analyze` (SPEC.md section 7): queue a free analysis.
+//! `POST /api/analyze` (docs/PRODUCT.md §7.2): queue a free analysis.
 
 use axum::extract::State;
 use axum::routing::post;

@@ -1,6 +1,6 @@
-//! `GET /api/analysis-progress/{analysisId}` (SPEC.md section 7): server-sent events until the
-//! analysis completes or fails. Streams have no time limit, so `app` mounts this router
-//! outside the API's request timeout.
+//! `GET /api/analysis-progress/{analysisId}` (docs/PRODUCT.md §7.3): server-sent events until the
+//! analysis completes or fails. Streams have no time limit, so `app` mounts this router outside the
+//! API's request timeout.
 
 use std::convert::Infallible;
 use std::time::Duration;

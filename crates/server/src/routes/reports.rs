@@ -1,4 +1,4 @@
-//! Report downloads (SPEC.md section 7): `POST /api/download-basic-report` (the Download
+//! Report downloads (docs/PRODUCT.md §7.8, §7.9): `POST /api/download-basic-report` (the Download
 //! Report form) and `GET /api/download-report/{reportId}`, both answering the PDF.
 
 use axum::Router;

@@ -1,5 +1,5 @@
-//! `GET /api/results/{id}` (SPEC.md section 7): `{success, data}` with the report, by report
-//! id or by analysis id.
+//! `GET /api/results/{id}` (docs/PRODUCT.md §7.7): `{success, data}` with the report, by report id
+//! or by analysis id.
 
 use axum::Router;
 use axum::body::{Body, Bytes};

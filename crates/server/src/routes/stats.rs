@@ -1,4 +1,4 @@
-//! `GET /api/stats` (SPEC.md section 7): the home page's counter.
+//! `GET /api/stats` (docs/PRODUCT.md §7.4): the home page's counter.
 
 use axum::extract::State;
 use axum::routing::get;

@@ -1,5 +1,5 @@
 //! The analyzer's [`LinkGraph`] over the store's link tables, so backlink and authority
-//! evidence accumulates across analyses and survives restarts (ARCHITECTURE.md §4). The
+//! evidence accumulates across analyses and survives restarts (docs/ARCHITECTURE.md §5). The
 //! analyzer and the store never know each other; this adapter is where they meet.
 
 use analyzer::LinkGraph;

@@ -1,4 +1,4 @@
-//! The web app's pages: every route of SPEC.md's route table gets its own head (title,
+//! The web app's pages: every route of docs/PRODUCT.md §2.1 gets its own head (title,
 //! description, canonical and social tags rendered here, so crawlers that run no JavaScript see
 //! them), unknown paths get the app's not-found page, and our own `robots.txt` and
 //! `sitemap.xml`. No HTTP types here: `routes::pages` serves what this module renders.
@@ -136,8 +136,8 @@ fn full_title(title: &str) -> String {
     }
 }
 
-/// What a route is, by path. `None`: not a route of the app (HTTP 404). Routes of the table
-/// whose screens later issues build are treated as unknown until then.
+/// What a route is, by path. `None`: not a route of the app (HTTP 404). Routes of
+/// docs/PRODUCT.md §2.1 whose screens are not built yet are treated as unknown until they are.
 fn route_head(web: &WebApp, path: &str) -> Option<Head> {
     let path = match path.trim_end_matches('/') {
         "" | "/home" => "/",

@@ -1,4 +1,4 @@
-//! What a client following an analysis sees (SPEC.md section 7, the progress stream):
+//! What a client following an analysis sees (docs/PRODUCT.md §7.3, §4.5):
 //! `connected`, the job's stored state, then each change until the job completes or fails.
 //!
 //! Events arrive through the [`Hub`]; the job row stays the source of truth, so the stream

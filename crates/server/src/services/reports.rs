@@ -56,7 +56,7 @@ pub async fn find_report(db: &DatabaseConnection, id: Uuid) -> Result<AnalysisRe
     }
 }
 
-/// Records the basic report's Download Report form (SPEC.md section 5) as a lead for `report`.
+/// Records the basic report's Download Report form (docs/PRODUCT.md §5.3) as a lead for `report`.
 pub async fn record_download(
     db: &DatabaseConnection,
     form: &DownloadRequest,

@@ -1,6 +1,6 @@
 //! The analysis worker: claims jobs from the database queue, runs the analyzer with bounded
 //! concurrency, heartbeats, persists and publishes progress, and writes the result in the same
-//! transaction that completes the job (ARCHITECTURE.md §3).
+//! transaction that completes the job (docs/ARCHITECTURE.md §4).
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -82,3 +82,71 @@ fn dot_env_in_the_working_folder_is_read_and_the_environment_wins() {
     assert!(db.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A command line, its environment and what its one line of stderr says.
+type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
+/// Every failure of `analyze` is one line on stderr and a non-zero status, never a backtrace.
+#[test]
+fn analyze_reports_any_failure_as_one_line() {
+    let dir = temp_dir();
+    let allow = [("SITELENS_ALLOW_PRIVATE_TARGETS", "true")];
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    let cases: &[Case<'_>] = &[
+        (
+            &["analyze", "http://", "--no-browser"],
+            &[],
+            "error: could not analyse",
+        ),
+        (
+            &["analyze", "ftp://example.com/", "--no-browser"],
+            &[],
+            "error: could not analyse",
+        ),
+        (
+            &["analyze", "http://127.0.0.1:1/", "--no-browser"],
+            &allow,
+            "could not connect",
+        ),
+        (
+            &["analyze", "http://127.0.0.1:1/", "--no-browser"],
+            &[],
+            "loopback",
+        ),
+        (&["analyze", "example.com", "--pages", "0"], &[], "--pages"),
+        (
+            &["analyze", "example.com", "--pages", "lots"],
+            &[],
+            "--pages",
+        ),
+        (
+            &["analyze", "example.com", "--frobnicate"],
+            &[],
+            "--frobnicate",
+        ),
+        (&["analyze"], &[], "<URL>"),
+        (
+            &["internal-panic"],
+            &[],
+            "internal error: a deliberate panic over two lines at ",
+        ),
+    ];
+    for (args, env, want) in cases {
+        let out = sitelens(args, env, &dir);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert!(
+            out.status.code().is_some_and(|c| c != 0),
+            "{args:?}: {:?} {stderr}",
+            out.status
+        );
+        assert_eq!(lines.len(), 1, "{args:?}: one line, not {stderr}");
+        assert!(lines[0].contains(want), "{args:?}: {want:?} in {stderr}");
+        assert!(
+            !stderr.contains("panicked at") && !stderr.contains("backtrace"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

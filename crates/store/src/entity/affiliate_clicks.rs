@@ -1,4 +1,4 @@
-//! A click on an affiliate link (SPEC.md section 3, affiliate_clicks).
+//! A click on an affiliate link (docs/PRODUCT.md §3.11, affiliate_clicks).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A purchase credited to an affiliate (SPEC.md section 3, affiliate_conversions).
+//! A purchase credited to an affiliate (docs/PRODUCT.md §3.12, affiliate_conversions).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A payout to an affiliate (SPEC.md section 3, affiliate_payouts).
+//! A payout to an affiliate (docs/PRODUCT.md §3.13, affiliate_payouts).
 
 use sea_orm::entity::prelude::*;
 

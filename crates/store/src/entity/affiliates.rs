@@ -1,4 +1,4 @@
-//! An affiliate (SPEC.md section 3, affiliates); amounts in cents.
+//! An affiliate (docs/PRODUCT.md §3.10, affiliates); amounts in cents.
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A queued, running or finished analysis (ARCHITECTURE.md section 3).
+//! A queued, running or finished analysis (docs/ARCHITECTURE.md §4).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A finished report (SPEC.md section 3, analysis_results).
+//! A finished report (docs/PRODUCT.md §3.2, analysis_results).
 
 use sea_orm::entity::prelude::*;
 

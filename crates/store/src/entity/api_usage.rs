@@ -1,4 +1,4 @@
-//! One API call made with a user's key (SPEC.md section 3, api_usage).
+//! One API call made with a user's key (docs/PRODUCT.md §3.6, api_usage).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A paid credit purchase, unique by payment id (SPEC.md section 3, credit_purchases).
+//! A paid credit purchase, unique by payment id (docs/PRODUCT.md §3.7, credit_purchases).
 
 use sea_orm::entity::prelude::*;
 

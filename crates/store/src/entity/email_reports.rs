@@ -1,4 +1,4 @@
-//! A report requested by e-mail (SPEC.md section 3, email_reports).
+//! A report requested by e-mail (docs/PRODUCT.md §3.8, email_reports).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A free analysis counted against a visitor address (SPEC.md section 3, ip_analysis_tracking).
+//! A free analysis counted against a visitor address (docs/PRODUCT.md §3.9).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,5 @@
-//! sea-orm entities, one module per table. Columns are SPEC.md section 3's fields in snake_case.
+//! sea-orm entities, one module per table. Columns are the fields of docs/PRODUCT.md §3 in
+//! snake_case.
 
 pub mod affiliate_clicks;
 pub mod affiliate_conversions;

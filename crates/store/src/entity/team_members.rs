@@ -1,4 +1,4 @@
-//! A member of a user's team (SPEC.md section 3, team_members).
+//! A member of a user's team (docs/PRODUCT.md §3.5, team_members).
 
 use sea_orm::entity::prelude::*;
 

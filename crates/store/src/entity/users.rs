@@ -1,4 +1,4 @@
-//! A registered user (SPEC.md section 3, users).
+//! A registered user (docs/PRODUCT.md §3.4, users).
 
 use sea_orm::entity::prelude::*;
 

@@ -1,4 +1,4 @@
-//! A website by canonical URL (SPEC.md section 3, websites).
+//! A website by canonical URL (docs/PRODUCT.md §3.1, websites).
 
 use sea_orm::entity::prelude::*;
 

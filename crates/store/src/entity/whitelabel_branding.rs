@@ -1,4 +1,4 @@
-//! An agency's report branding (SPEC.md section 3, whitelabel_branding).
+//! An agency's report branding (docs/PRODUCT.md §3.3, whitelabel_branding).
 
 use sea_orm::entity::prelude::*;
 

@@ -2,7 +2,7 @@ import { Component, type ErrorInfo, type ReactNode } from "react";
 import { AlertTriangle } from "lucide-react";
 import { Button } from "../ui/button";
 
-/** The fallback error screen of SPEC.md §2. */
+/** The fallback error screen of docs/PRODUCT.md §2.10. */
 export function ErrorScreen({ onReset }: { onReset: () => void }) {
   return (
     <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center">
@@ -23,7 +23,7 @@ export function ErrorScreen({ onReset }: { onReset: () => void }) {
   );
 }
 
-/** Logs what SPEC.md §2 asks for: message, stack, component stack and a timestamp. */
+/** Logs what docs/PRODUCT.md §2.10 asks for: message, stack, component stack and a timestamp. */
 export function logError(error: unknown, componentStack?: string | null) {
   const e = error instanceof Error ? error : new Error(String(error));
   console.error("Application error", {

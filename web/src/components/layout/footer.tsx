@@ -48,7 +48,7 @@ function MailIcon() {
   );
 }
 
-// Social profiles are configuration (ARCHITECTURE.md §5): a link shows only when its address is set.
+// Social profiles are configuration (docs/PRODUCT.md §10.5): a link shows only when its address is set.
 const socials = [{ label: "Sitelens on GitHub", href: config.githubUrl, Icon: GithubIcon }].filter(
   (s): s is { label: string; href: string; Icon: typeof GithubIcon } => !!s.href,
 );

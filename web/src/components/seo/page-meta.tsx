@@ -33,7 +33,7 @@ function upsertLink(rel: string, href: string) {
 
 /**
  * Title, description, canonical, social tags and structured data of a page. It updates the tags
- * the server already put in <head> (ARCHITECTURE.md §7) rather than adding duplicates.
+ * the server already put in <head> (docs/ARCHITECTURE.md §7) rather than adding duplicates.
  */
 export function PageMeta({ title, description, path, noindex, structuredData, type = "website" }: PageMetaProps) {
   const json = structuredData ? JSON.stringify(structuredData) : "";

@@ -4,7 +4,7 @@ import { timings } from "../../lib/domain";
 
 const t = timings();
 
-/** Tooltip provider with the delays of SPEC.md §9 (700 ms, skip 300 ms). */
+/** Tooltip provider with the delays of docs/PRODUCT.md §9.11 (700 ms, skip 300 ms). */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
     <TooltipPrimitive.Provider delayDuration={t.tooltipDelayMs} skipDelayDuration={t.tooltipSkipDelayMs}>

@@ -21,14 +21,14 @@ export type RunState = {
   step: string | null;
   /** Live status text from the server. */
   message: string;
-  /** Connection notices of SPEC.md §4 (reconnecting, lost, parse errors). */
+  /** Connection notices of docs/PRODUCT.md §4.6 (reconnecting, lost, parse errors). */
   connection?: string;
   /** When the current step last changed, ms since the epoch. */
   updatedAt: number | null;
   /** True while the progress shown is the simulated fallback, not the server's. */
   simulated: boolean;
   resultId?: string;
-  /** Set when the server reported completion without a result id (SPEC.md §8). */
+  /** Set when the server reported completion without a result id (docs/PRODUCT.md §8.6). */
   missingResult?: boolean;
 };
 
@@ -48,7 +48,7 @@ export type RunDeps = {
 const initial: RunState = { phase: "starting", attempt: 0, progress: 0, step: null, message: "", updatedAt: null, simulated: false };
 
 /**
- * One analysis run (SPEC.md §4): the analyze request with its 3 retries 3 s apart, then the
+ * One analysis run (docs/PRODUCT.md §4.5-§4.8): the analyze request with its 3 retries 3 s apart, then the
  * progress stream with 5 reconnects (1 s doubling, capped at 10 s), the simulated fallback when
  * nothing arrives within 5 s, the 120 s hard timeout, and the 1 s wait before opening the results.
  * Every number comes from the domain `timings()`.

@@ -7,7 +7,7 @@ import { checkAddress, productConstants } from "../../lib/domain";
 import { toast } from "../../lib/toast";
 
 /**
- * The hero's address form (SPEC.md §4, §5): validated on submit and again on every change after
+ * The hero's address form (docs/PRODUCT.md §4.3, §5.1): validated on submit and again on every change after
  * that; while the request runs the input and button are disabled and read 'Analyzing...'.
  */
 export function AnalyzeForm() {

@@ -3,7 +3,7 @@ import { useStats } from "../../api/stats";
 import { toast } from "../../lib/toast";
 import { StatsView } from "./stats-view";
 
-/** The live analyses-completed counter, with the loading and error texts of SPEC.md §8. */
+/** The live analyses-completed counter, with the loading and error texts of docs/PRODUCT.md §8.5. */
 export function StatsCounter() {
   const { data, isPending, isError } = useStats();
   useEffect(() => {

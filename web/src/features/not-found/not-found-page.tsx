@@ -6,7 +6,7 @@ import { PageMeta } from "../../components/seo/page-meta";
 const links = [
   { to: "/", label: "Home" },
   { to: "/pricing", label: "Pricing" },
-  // SPEC.md names /analyze; the address form lives on the home page, so the link goes there.
+  // docs/PRODUCT.md §2.9 names /analyze; the address form lives on the home page, so the link goes there.
   { to: "/#analyze", label: "Free Analysis" },
   { to: "/contact", label: "Contact Support" },
 ];

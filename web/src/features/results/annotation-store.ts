@@ -10,7 +10,7 @@ type AnnotationState = {
   clear: (view: View) => void;
 };
 
-/** Client state of the screenshot annotations (zustand, ARCHITECTURE.md §7). */
+/** Client state of the screenshot annotations (zustand, docs/ARCHITECTURE.md §7). */
 export const useAnnotations = create<AnnotationState>((set) => ({
   strokes: { desktop: [], mobile: [] },
   pins: { desktop: [], mobile: [] },

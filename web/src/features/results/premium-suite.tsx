@@ -41,7 +41,7 @@ export function PremiumSuite({ data }: { data: PremiumOptimizations }) {
   const requestProposal = async () => {
     setProposal("submitting");
     try {
-      // SPEC.md §7: the proposal request only waits locally; no call is made.
+      // docs/PRODUCT.md §7.11: the proposal request only waits locally; no call is made.
       await new Promise((r) => setTimeout(r, timings().proposalWaitMs));
       setProposal("sent");
       toast({ title: "Proposal Request Sent!", description: "We will be in touch about your new website.", variant: "success" });

@@ -330,7 +330,7 @@ export function ResultsPage() {
   const [search] = useSearchParams();
   const id = params.id ?? search.get("id") ?? "";
   const paidParam = search.get("paid") === "true";
-  // SPEC.md §2: the report is basic when type is basic or paid is not true.
+  // docs/PRODUCT.md §2.6.1: the report is basic when type is basic or paid is not true.
   const paid = paidParam && search.get("type") !== "basic";
   const q = useResult(id);
   const announced = useRef(false);

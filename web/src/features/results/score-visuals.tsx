@@ -11,7 +11,7 @@ const ringColor: Record<Band, string> = {
 
 const bandWord: Record<Band, string> = { green: "good", yellow: "fair", amber: "needs improvement", red: "poor" };
 
-/** A score badge coloured by the badge bands (80 / 60, SPEC.md §4). */
+/** A score badge coloured by the badge bands (80 / 60, docs/PRODUCT.md §4.10). */
 export function ScoreBadge({ score, className }: { score: number; className?: string }) {
   const band = badgeBand(score);
   return (
@@ -21,7 +21,7 @@ export function ScoreBadge({ score, className }: { score: number; className?: st
   );
 }
 
-/** A score ring coloured by the ring bands (90 / 50, SPEC.md §4). */
+/** A score ring coloured by the ring bands (90 / 50, docs/PRODUCT.md §4.10). */
 export function ScoreRing({ score, label, size = 96 }: { score: number; label: string; size?: number }) {
   const band = ringBand(score);
   const r = 42;

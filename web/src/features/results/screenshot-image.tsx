@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { cn } from "../../lib/cn";
 
-/** A screenshot that hides itself when the image fails to load (SPEC.md §2). */
+/** A screenshot that hides itself when the image fails to load (docs/PRODUCT.md §2.6.5). */
 export function ScreenshotImage({ src, alt, className }: { src: string; alt: string; className?: string }) {
   const [failed, setFailed] = useState(false);
   if (failed) return null;

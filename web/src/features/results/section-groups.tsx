@@ -10,7 +10,7 @@ const findingIcon = {
   issue: <XCircle className="size-5 shrink-0 text-red-600 dark:text-red-400" aria-label="Issue" />,
 };
 
-/** Section status: good, needs-improvement, anything else counted as critical (SPEC.md §3). */
+/** Section status: good, needs-improvement, anything else counted as critical (docs/PRODUCT.md §3.15). */
 function StatusBadge({ status }: { status: string }) {
   if (status === "good") return <Badge variant="green">Good</Badge>;
   if (status === "needs-improvement") return <Badge variant="yellow">Needs improvement</Badge>;

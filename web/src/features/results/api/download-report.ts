@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client";
 import type { DownloadRequest } from "../../../lib/domain";
 
-/** The file name from Content-Disposition, else a default based on the report id (SPEC.md §7). */
+/** The file name from Content-Disposition, else a default based on the report id (docs/PRODUCT.md §7.8). */
 export function fileNameFrom(header: string | null, reportId: string) {
   const star = header?.match(/filename\*=UTF-8''([^;]+)/i);
   if (star?.[1]) return decodeURIComponent(star[1]);

@@ -4,7 +4,7 @@ import { takeEarly } from "../../../lib/early-fetch";
 import { timings, type AnalysisReport, type ResultResponse } from "../../../lib/domain";
 
 /**
- * GET /api/results/{id} (SPEC.md §7): same-origin, JSON, aborted after 30 s with 'Request timed
+ * GET /api/results/{id} (docs/PRODUCT.md §7.7, §8.8): same-origin, JSON, aborted after 30 s with 'Request timed
  * out. Please try again.'; a non-OK answer is 'Request failed with status {code}'.
  */
 export async function getResult(id: string, outer?: AbortSignal): Promise<AnalysisReport> {

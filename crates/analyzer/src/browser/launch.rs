@@ -1,0 +1,210 @@
+//! Starting the measuring Chromium ourselves: the flags of `assets/chromium-flags.txt` exactly as
+//! written, a profile folder of its own with secure DNS off, a parent-death signal so the browser
+//! dies with the process that started it (even on SIGKILL), and the sweep of profile folders that
+//! earlier processes left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use super::BrowserError;
+
+/// The shared flag list (one flag per line, `#` comments), also read by the e2e suite.
+const FLAGS_FILE: &str = include_str!("../../assets/chromium-flags.txt");
+
+/// Prefix of the profile folders in the temporary directory: `sitelens-chromium-<pid>-<n>`.
+const PROFILE_PREFIX: &str = "sitelens-chromium-";
+
+/// Every flag of the shared list, in its order.
+pub fn flags() -> Vec<&'static str> {
+    FLAGS_FILE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// The flags one launch adds to the shared list.
+fn launch_flags(profile: &Path) -> Vec<String> {
+    vec![
+        "--headless=new".to_owned(),
+        "--remote-debugging-port=0".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+        "about:blank".to_owned(),
+    ]
+}
+
+/// A running Chromium: its process (killed when dropped) and its DevTools address.
+pub struct Launched {
+    /// The browser process.
+    pub child: Child,
+    /// The DevTools WebSocket URL it printed.
+    pub ws_url: String,
+}
+
+/// A new profile folder for launch `n` of this process, with secure DNS switched off in its
+/// `Local State` (a flag alone does not stop the secure-DNS probes of every build).
+pub fn new_profile(n: u64) -> Result<PathBuf, BrowserError> {
+    let dir = std::env::temp_dir().join(format!("{PROFILE_PREFIX}{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| BrowserError::Launch(e.to_string()))?;
+    let local_state = r#"{"dns_over_https":{"mode":"off","templates":""},"browser":{"has_seen_welcome_page":true}}"#;
+    std::fs::write(dir.join("Local State"), local_state)
+        .map_err(|e| BrowserError::Launch(e.to_string()))?;
+    Ok(dir)
+}
+
+/// Remove the profile folders of processes that no longer run (a killed server or CLI leaves its
+/// folder behind). Returns how many were removed.
+pub fn sweep_stale_profiles(temp: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PROFILE_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = Path::new("/proc").join(pid.to_string()).exists();
+        if pid != std::process::id() && !alive && std::fs::remove_dir_all(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// The parent-death signal wrapper: util-linux's `setpriv --pdeathsig KILL` sets the signal and
+/// then executes Chromium, so the browser gets SIGKILL when the thread that started it ends.
+fn pdeathsig_wrapper() -> Option<PathBuf> {
+    ["/usr/bin/setpriv", "/bin/setpriv"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+}
+
+/// Start Chromium at `path` with the shared flags on `profile` and wait (at most `timeout`) for
+/// its DevTools address.
+pub async fn start(
+    path: &Path,
+    profile: &Path,
+    timeout: Duration,
+) -> Result<Launched, BrowserError> {
+    let mut args: Vec<String> = flags().into_iter().map(str::to_owned).collect();
+    args.extend(launch_flags(profile));
+    let mut command = match pdeathsig_wrapper() {
+        Some(setpriv) => {
+            let mut c = Command::new(setpriv);
+            c.arg("--pdeathsig").arg("KILL").arg("--").arg(path);
+            c
+        }
+        None => {
+            tracing::warn!(
+                "setpriv is missing: Chromium will not die with this process if it is killed"
+            );
+            Command::new(path)
+        }
+    };
+    command
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = command
+        .spawn()
+        .map_err(|e| BrowserError::Launch(format!("{}: {e}", path.display())))?;
+    let Some(stderr) = child.stderr.take() else {
+        return Err(BrowserError::Launch("no stderr from Chromium".into()));
+    };
+    let mut lines = BufReader::new(stderr).lines();
+    let mut seen = Vec::new();
+    let found = tokio::time::timeout(timeout, async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(url) = line.trim().strip_prefix("DevTools listening on ") {
+                return Some(url.to_owned());
+            }
+            if seen.len() < 20 {
+                seen.push(line);
+            }
+        }
+        None
+    })
+    .await;
+    let ws_url = match found {
+        Ok(Some(url)) => url,
+        Ok(None) => {
+            let _ = child.kill().await;
+            return Err(BrowserError::Launch(format!(
+                "Chromium exited before it listened: {}",
+                seen.join(" | ")
+            )));
+        }
+        Err(_) => {
+            let _ = child.kill().await;
+            return Err(BrowserError::Timeout {
+                what: "its launch",
+                seconds: timeout.as_secs(),
+            });
+        }
+    };
+    // Keep reading what Chromium writes, so a full pipe never blocks it.
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            tracing::trace!(target: "chromium", "{line}");
+        }
+    });
+    Ok(Launched { child, ws_url })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flag_file_gives_whole_flags() {
+        let flags = flags();
+        assert!(flags.len() > 20);
+        for f in &flags {
+            assert!(f.starts_with("--") && !f.starts_with("---"), "{f}");
+            assert_eq!(f.trim(), *f);
+        }
+        for needed in [
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--dns-prefetch-disable",
+            "--no-sandbox",
+        ] {
+            assert!(flags.contains(&needed), "{needed}");
+        }
+        let features = flags
+            .iter()
+            .find_map(|f| f.strip_prefix("--disable-features="))
+            .unwrap_or_default();
+        assert!(features.split(',').any(|f| f == "DnsOverHttps"));
+    }
+
+    #[test]
+    fn stale_profiles_of_dead_processes_are_swept() {
+        let temp = std::env::temp_dir().join(format!("sitelens-sweep-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&temp);
+        // A pid far above Linux's limit is never running; our own pid always is.
+        let dead = temp.join(format!("{PROFILE_PREFIX}4294967000-0"));
+        let ours = temp.join(format!("{PROFILE_PREFIX}{}-0", std::process::id()));
+        let other = temp.join("unrelated-folder");
+        for d in [&dead, &ours, &other] {
+            std::fs::create_dir_all(d.join("Default")).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(sweep_stale_profiles(&temp), 1);
+        assert!(!dead.exists() && ours.exists() && other.exists());
+        let _ = std::fs::remove_dir_all(&temp);
+    }
+}

@@ -1,0 +1,307 @@
+//! The measuring browser is hermetic and cleans up: Chromium receives every flag of the shared
+//! list exactly, dies with the process that started it even when that process is killed with
+//! SIGKILL, leaves no profile folder behind, and makes no connection but to loopback while it
+//! measures a loopback page.
+//!
+//! The SIGKILL and network tests run this test binary again as a child process, in one of the
+//! `child_*` modes below (ignored, and inert unless `SITELENS_HERMETIC_CHILD` names them).
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use analyzer::browser::launch;
+
+use super::{measure, pool};
+use crate::support::server::{Reply, Site, TestServer, fixture};
+
+const CHILD_ENV: &str = "SITELENS_HERMETIC_CHILD";
+
+/// A process's state letter from /proc, or `None` when it is gone (a zombie counts as gone).
+fn running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let state = stat
+        .rsplit_once(") ")
+        .and_then(|(_, rest)| rest.chars().next());
+    !matches!(state, Some('Z' | 'X') | None)
+}
+
+fn cmdline(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|raw| {
+            raw.split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// This test binary run again in `mode`, its standard output piped.
+fn child(mode: &str, wrapper: Option<(&str, Vec<String>)>) -> Command {
+    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("current_exe: {e}"));
+    let test = format!("browser::hermetic::{mode}");
+    let mut command = match wrapper {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg(exe);
+            c
+        }
+        None => Command::new(exe),
+    };
+    command
+        .args([
+            test.as_str(),
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_ENV, mode)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    command
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    // Generous: the machine may be busy; the assertion is that it happens, not how fast.
+    for _ in 0..600 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("{what} did not happen within a minute");
+}
+
+#[tokio::test]
+async fn chromium_receives_every_flag_of_the_shared_list() {
+    let pool = pool();
+    pool.warm()
+        .await
+        .unwrap_or_else(|e| panic!("launch failed: {e}"));
+    let pid = pool
+        .browser_pid()
+        .await
+        .unwrap_or_else(|| panic!("no browser process"));
+    let received = cmdline(pid);
+    assert!(
+        received.iter().any(|a| a.ends_with("chromium")),
+        "not Chromium's command line: {received:?}"
+    );
+    for flag in launch::flags() {
+        assert!(
+            received.iter().any(|a| a == flag),
+            "Chromium did not receive {flag}: {received:?}"
+        );
+    }
+    assert!(
+        !received.iter().any(|a| a.starts_with("---")),
+        "a mangled flag: {received:?}"
+    );
+    assert!(received.iter().any(|a| a == "--headless=new"));
+    // Secure DNS is off in the profile's preferences as well.
+    let profile = received
+        .iter()
+        .find_map(|a| a.strip_prefix("--user-data-dir="))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no profile folder: {received:?}"));
+    let state = std::fs::read_to_string(profile.join("Local State")).unwrap_or_default();
+    assert!(state.contains("dns_over_https"), "{state}");
+    pool.shutdown().await;
+    assert!(!running(pid), "Chromium outlived shutdown");
+    assert!(!profile.exists(), "the profile folder outlived shutdown");
+}
+
+/// Child mode: start the pool's browser, print its pid, then wait to be killed.
+#[tokio::test]
+#[ignore = "a child process of chromium_dies_with_a_killed_parent"]
+async fn child_holds_a_browser() {
+    if std::env::var(CHILD_ENV).as_deref() != Ok("child_holds_a_browser") {
+        return;
+    }
+    let pool = pool();
+    pool.warm()
+        .await
+        .unwrap_or_else(|e| panic!("launch failed: {e}"));
+    let pid = pool.browser_pid().await.unwrap_or_default();
+    println!("BROWSER {pid}");
+    tokio::time::sleep(Duration::from_secs(120)).await;
+}
+
+#[test]
+fn chromium_dies_with_a_killed_parent_and_its_profile_is_swept() {
+    let mut parent = child("child_holds_a_browser", None)
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn: {e}"));
+    let parent_pid = parent.id();
+    let stdout = parent.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    // The harness prints the test's name on the same line before the test's own output.
+    let mut seen = Vec::new();
+    let browser: u32 = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|l| {
+            let pid = l
+                .split_once("BROWSER ")
+                .and_then(|(_, p)| p.trim().parse().ok());
+            seen.push(l);
+            pid
+        })
+        .unwrap_or_else(|| panic!("the child printed no browser pid: {seen:?}"));
+    assert!(browser > 0 && running(browser));
+    let profile: PathBuf = std::env::temp_dir().join(format!("sitelens-chromium-{parent_pid}-0"));
+    assert!(profile.is_dir(), "{} missing", profile.display());
+
+    let _ = parent.kill(); // SIGKILL: no destructor, no clean-up code of the child runs
+    let _ = parent.wait();
+    wait_until("Chromium's death after its parent's SIGKILL", || {
+        !running(browser)
+    });
+    // The next start-up removes the folder the killed process left.
+    launch::sweep_stale_profiles(&std::env::temp_dir());
+    assert!(!profile.exists(), "{} was not swept", profile.display());
+}
+
+/// Child mode: measure a loopback page (its address in the environment) and exit.
+#[tokio::test]
+#[ignore = "a child process of measuring_a_loopback_page_connects_only_to_loopback"]
+async fn child_measures_a_page() {
+    if std::env::var(CHILD_ENV).as_deref() != Ok("child_measures_a_page") {
+        return;
+    }
+    let url = std::env::var("SITELENS_HERMETIC_URL").unwrap_or_default();
+    let pool = pool();
+    let report = measure(&pool, &url).await;
+    println!(
+        "MEASURED {}",
+        report.desktop.first_contentful_paint.is_some()
+    );
+    pool.shutdown().await;
+}
+
+/// What an strace log (`-f -yy -e trace=%network`, sockets decorated with their protocol and
+/// ends) shows leaving the machine: every TCP connection to an address other than loopback, and
+/// every datagram sent on a UDP socket whose peer is not loopback. A UDP `connect()` alone sends
+/// nothing (Chromium asks the routing table that way whether IPv6 is usable); a send would.
+fn traffic_off_loopback(log: &str) -> Vec<String> {
+    let loopback = |a: &str| a == "127.0.0.1" || a == "::1" || a == "::ffff:127.0.0.1";
+    let mut out = Vec::new();
+    for line in log.lines() {
+        let call = line
+            .split_once(' ')
+            .map(|(_, c)| c.trim_start())
+            .unwrap_or("");
+        let connect = call.starts_with("connect(");
+        let send = ["sendto(", "sendmsg(", "sendmmsg(", "send(", "write("]
+            .iter()
+            .any(|c| call.starts_with(c));
+        if !connect && !send {
+            continue;
+        }
+        // The socket's decoration, e.g. `25<UDPv6:[[::]:4321->[2001:db8::1]:443]>`.
+        let Some(decoration) = call.split_once('<').map(|(_, d)| d) else {
+            continue;
+        };
+        let udp = decoration.starts_with("UDP");
+        let tcp = decoration.starts_with("TCP");
+        if !udp && !tcp {
+            continue; // UNIX, NETLINK, files
+        }
+        let address = if connect {
+            call.split("inet_addr(\"")
+                .nth(1)
+                .or_else(|| call.split("inet_pton(AF_INET6, \"").nth(1))
+                .and_then(|r| r.split('"').next())
+                .map(str::to_owned)
+        } else {
+            // The peer after `->`, without brackets and port.
+            decoration.split_once("->").map(|(_, peer)| {
+                let peer = peer.split(']').next().unwrap_or(peer);
+                let peer = peer.trim_start_matches('[');
+                match peer.rsplit_once(':') {
+                    Some((host, _)) if !peer.contains('[') && peer.matches(':').count() == 1 => {
+                        host.to_owned()
+                    }
+                    _ => peer.to_owned(),
+                }
+            })
+        };
+        let Some(address) = address else {
+            continue;
+        };
+        if loopback(&address) || address.is_empty() {
+            continue;
+        }
+        if (connect && tcp) || (send && udp) || call.contains("htons(53)") {
+            out.push(line.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_traffic_reading_tells_a_probe_from_a_send() {
+    let log = "\
+1 connect(25<UDPv6:[1234]>, {sa_family=AF_INET6, sin6_port=htons(443), inet_pton(AF_INET6, \"2001:db8::1\", &sin6_addr)}, 28) = 0
+1 connect(26<TCP:[1235]>, {sa_family=AF_INET, sin_port=htons(9222), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0
+1 sendto(26<TCP:[127.0.0.1:4000->127.0.0.1:9222]>, \"GET\", 3, 0, NULL, 0) = 3
+2 sendto(33<NETLINK:[ROUTE:1867]>, \"x\", 1, 0, NULL, 0) = 1
+2 sendto(7<UDP:[10.0.0.2:5000->192.0.2.9:123]>, \"x\", 1, 0, NULL, 0) = 1
+3 connect(9<TCP:[1236]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr(\"192.0.2.10\")}, 16) = -1 EINPROGRESS
+";
+    let found = traffic_off_loopback(log);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].contains("192.0.2.9:123"));
+    assert!(found[1].contains("192.0.2.10"));
+}
+
+#[tokio::test]
+async fn measuring_a_loopback_page_connects_only_to_loopback() {
+    assert!(
+        Command::new("strace").arg("-V").output().is_ok(),
+        "strace is missing: install Debian's package strace (`just setup` does as root)"
+    );
+    let site = TestServer::start(|base| {
+        Site::new().route("/", Reply::html(fixture("browser/a11y.html", base)))
+    })
+    .await;
+    let log = std::env::temp_dir().join(format!("sitelens-strace-{}.log", std::process::id()));
+    let strace_args = vec![
+        "-f".to_owned(),
+        "-qq".to_owned(),
+        "-yy".to_owned(),
+        "-e".to_owned(),
+        "trace=%network".to_owned(),
+        "-o".to_owned(),
+        log.display().to_string(),
+    ];
+    let output = tokio::task::spawn_blocking({
+        let url = site.url("/");
+        move || {
+            child("child_measures_a_page", Some(("strace", strace_args)))
+                .env("SITELENS_HERMETIC_URL", url)
+                .output()
+        }
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"))
+    .unwrap_or_else(|e| panic!("strace: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("MEASURED true"),
+        "the traced measurement did not complete: {stdout}"
+    );
+    let trace = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    // The page's own requests (through the guard's proxy) and DevTools are on loopback.
+    assert!(
+        trace.contains("inet_addr(\"127.0.0.1\")"),
+        "no loopback connection seen: the trace caught nothing"
+    );
+    let off = traffic_off_loopback(&trace);
+    assert!(off.is_empty(), "traffic the page did not cause: {off:#?}");
+}
