@@ -8,7 +8,7 @@ use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BlobStore, BrowserPool, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use clap::Args;
-use domain::report::{AnalysisReport, FindingType, ReportType};
+use domain::report::{AnalysisReport, FindingType};
 use futures::future::BoxFuture;
 use indicatif::{ProgressBar, ProgressStyle};
 
