@@ -103,25 +103,17 @@ impl AnalyzeOptions {
     /// Options for a page count as the CLI takes it: 1 page basic, up to 10 standard, more
     /// premium.
     pub fn for_pages(pages: usize) -> Self {
-        let report_type = match pages {
-            0 | 1 => ReportType::Basic,
-            2..=10 => ReportType::Standard,
-            _ => ReportType::Premium,
-        };
         Self {
-            report_type,
+            report_type: ReportType::for_pages(u32::try_from(pages).unwrap_or(u32::MAX)),
             max_pages: Some(pages.max(1)),
             use_browser: false,
         }
     }
 
-    /// Pages to crawl (docs/PRODUCT.md §9.2: basic 1, standard 10, premium 20).
+    /// Pages to crawl: the requested number, else the report type's allowance
+    /// ([`ReportType::pages`]).
     pub fn pages(&self) -> usize {
-        self.max_pages.unwrap_or(match self.report_type {
-            ReportType::Basic => 1,
-            ReportType::Standard => 10,
-            ReportType::Premium => 20,
-        })
+        self.max_pages.unwrap_or(self.report_type.pages() as usize)
     }
 }
 
@@ -146,7 +138,7 @@ pub fn run_checks(
     let mut findings = checks::merge_pages(per_page);
     checks::site::run(site, &mut findings);
     checks::content::run(site, &mut findings);
-    if report_type != ReportType::Basic {
+    if report_type.is_professional() {
         checks::links::run(site, &mut findings);
     }
     checks::technical::run_site(site, tech, &mut findings);
@@ -302,7 +294,7 @@ impl Analyzer {
         let advice = self.advisor.advise(&summary).await;
         let mut page_advice = Vec::new();
         let mut authority = None;
-        if options.report_type != ReportType::Basic {
+        if options.report_type.is_professional() {
             for p in &site.pages {
                 if let Some(doc) = &p.doc {
                     let s = advisor::PageSummary::from_doc(p.final_url(), doc);

@@ -452,8 +452,10 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
         .collect();
     let content_score = findings_score(&content_findings);
     let performance_analysis = performance(&input, perf, seo_ring);
-    let professional =
-        (input.report_type != ReportType::Basic).then(|| professional(&input, content_score));
+    let professional = input
+        .report_type
+        .is_professional()
+        .then(|| professional(&input, content_score));
     // Without a browser, the palette and fonts are read from the CSS the site declares.
     let start = input.site.start_page();
     let css: Vec<&str> = start

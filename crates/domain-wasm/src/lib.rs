@@ -334,6 +334,36 @@ pub fn calculator_defaults() -> Result<JsValue, JsError> {
     to_js(&forms::CALCULATOR_DEFAULTS)
 }
 
+/// Pages a report type crawls.
+#[wasm_bindgen(js_name = reportPages)]
+pub fn report_pages(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+) -> Result<u32, JsError> {
+    Ok(from_js::<report::ReportType>(report_type)?.pages())
+}
+
+/// The cheapest report type that crawls `pages` pages.
+#[wasm_bindgen(js_name = reportTypeForPages, unchecked_return_type = "ReportType")]
+pub fn report_type_for_pages(pages: f64) -> Result<JsValue, JsError> {
+    to_js(&report::ReportType::for_pages(to_u32(pages, "pages")?))
+}
+
+/// Whether a report type carries the professional sections.
+#[wasm_bindgen(js_name = isProfessional)]
+pub fn is_professional(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+) -> Result<bool, JsError> {
+    Ok(from_js::<report::ReportType>(report_type)?.is_professional())
+}
+
+/// The watermark of a report type, or null for a white-label report.
+#[wasm_bindgen(unchecked_return_type = "string | null")]
+pub fn watermark(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&from_js::<report::ReportType>(report_type)?.watermark())
+}
+
 /// Plan recommendation.
 #[wasm_bindgen(js_name = recommendPlan, unchecked_return_type = "PlanChoice")]
 pub fn recommend_plan(credits: f64, team: f64) -> Result<JsValue, JsError> {

@@ -306,27 +306,24 @@ pub struct ReportTypeInfo {
 
 /// Details of one report type.
 pub fn report_type_info(t: ReportType) -> ReportTypeInfo {
-    let (name, credits, pages, watermarked, white_label) = match t {
-        ReportType::Basic => ("Basic", 0.5, 1, true, false),
-        ReportType::Standard => ("Standard", 1.0, 10, true, false),
-        ReportType::Premium => ("Premium", 2.0, 20, false, true),
+    let (name, credits) = match t {
+        ReportType::Basic => ("Basic", 0.5),
+        ReportType::Standard => ("Standard", 1.0),
+        ReportType::Premium => ("Premium", 2.0),
     };
     ReportTypeInfo {
         report_type: t,
         name: name.to_owned(),
         credits,
-        pages,
-        watermarked,
-        white_label,
+        pages: t.pages(),
+        watermarked: t.watermarked(),
+        white_label: !t.watermarked(),
     }
 }
 
 /// All three report types, cheapest first.
 pub fn report_types() -> Vec<ReportTypeInfo> {
-    [ReportType::Basic, ReportType::Standard, ReportType::Premium]
-        .into_iter()
-        .map(report_type_info)
-        .collect()
+    ReportType::ALL.into_iter().map(report_type_info).collect()
 }
 
 /// Plan the calculator recommends.

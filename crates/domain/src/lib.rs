@@ -15,3 +15,4 @@ pub mod score;
 pub mod share;
 pub mod site_url;
 pub mod throttling;
+pub mod tier;

@@ -120,8 +120,7 @@ impl TryFrom<analysis_jobs::Model> for Job {
         let status = JobStatus::parse(&row.status).ok_or_else(|| {
             StoreError::data(format!("stored job status {:?} is unknown", row.status))
         })?;
-        let report_type = parse_tier(&row.tier)
-            .ok_or_else(|| StoreError::data(format!("stored tier {:?} is unknown", row.tier)))?;
+        let report_type = parse_tier(&row.tier)?;
         Ok(Job {
             id: row.id,
             website_id: row.website_id,
@@ -185,20 +184,11 @@ impl Job {
     }
 }
 
-/// The value a report type is stored as in `analysis_jobs.tier` and `analysis_results.tier`.
-pub(crate) fn tier_value(report_type: ReportType) -> &'static str {
-    match report_type {
-        ReportType::Basic => "basic",
-        ReportType::Standard => "standard",
-        ReportType::Premium => "premium",
-    }
-}
-
-/// Reads a stored tier.
-pub(crate) fn parse_tier(value: &str) -> Option<ReportType> {
-    [ReportType::Basic, ReportType::Standard, ReportType::Premium]
-        .into_iter()
-        .find(|t| tier_value(*t) == value)
+/// Reads the tier stored in `analysis_jobs.tier` or `analysis_results.tier` (written as
+/// [`ReportType::as_str`]).
+pub(crate) fn parse_tier(value: &str) -> StoreResult<ReportType> {
+    ReportType::parse(value)
+        .ok_or_else(|| StoreError::data(format!("stored tier {value:?} is unknown")))
 }
 
 /// An analysis to queue.
@@ -297,7 +287,7 @@ async fn enqueue_in<C: ConnectionTrait>(txn: &C, analysis: &NewAnalysis) -> Stor
         url: Set(analysis.url.clone()),
         canonical_url: Set(analysis.canonical_url.clone()),
         status: Set(JobStatus::Queued.as_str().to_owned()),
-        tier: Set(tier_value(analysis.report_type).to_owned()),
+        tier: Set(analysis.report_type.as_str().to_owned()),
         requested_pages: Set(i32::try_from(analysis.requested_pages).unwrap_or(i32::MAX)),
         progress: Set(0),
         step: Set(None),

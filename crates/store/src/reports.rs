@@ -2,6 +2,7 @@
 //! Download Report form), each with an optional upgrade token for the paid report.
 
 use chrono::{DateTime, Utc};
+use domain::report::ReportType;
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter};
 use uuid::Uuid;
@@ -11,7 +12,7 @@ use crate::entity::email_reports;
 use crate::{StoreError, StoreResult};
 
 /// A report download request to record.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewEmailReport {
     /// Where to send it.
     pub email: String,
@@ -21,8 +22,8 @@ pub struct NewEmailReport {
     pub last_name: Option<String>,
     /// The analysed site.
     pub website_url: String,
-    /// basic, standard or premium.
-    pub report_type: String,
+    /// The report's type.
+    pub report_type: ReportType,
     /// The report.
     pub analysis_result_id: Option<Uuid>,
     /// A random token for the upgrade link; unique.
@@ -42,7 +43,7 @@ pub async fn create_email_report(
         first_name: Set(r.first_name),
         last_name: Set(r.last_name),
         website_url: Set(r.website_url),
-        report_type: Set(r.report_type),
+        report_type: Set(r.report_type.as_str().to_owned()),
         analysis_result_id: Set(r.analysis_result_id),
         sent_at: Set(None),
         upgrade_token: Set(r.upgrade_token),

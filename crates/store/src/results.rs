@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use crate::clock::now;
 use crate::entity::analysis_results;
-use crate::jobs::{parse_tier, tier_value};
+use crate::jobs::parse_tier;
 use crate::{StoreError, StoreResult};
 
 /// The public path blobs (screenshots) are served under; a row stores the key after it, a
@@ -207,8 +207,7 @@ impl NewResult {
 
 /// A stored row as the report the results screen reads.
 pub fn report_from_row(row: analysis_results::Model) -> StoreResult<AnalysisReport> {
-    let report_type = parse_tier(&row.tier)
-        .ok_or_else(|| StoreError::data(format!("stored tier {:?} is unknown", row.tier)))?;
+    let report_type = parse_tier(&row.tier)?;
     let professional = match row.backlink_analysis {
         Some(backlinks) => Some(ProfessionalAnalysis {
             domain_authority: row.domain_authority.map(unsigned),
@@ -288,7 +287,7 @@ pub async fn insert_result<C: ConnectionTrait>(
         id: Set(id),
         website_id: Set(website_id),
         url: Set(url.to_owned()),
-        tier: Set(tier_value(report_type).to_owned()),
+        tier: Set(report_type.as_str().to_owned()),
         timestamp: Set(now()),
         seo_score: Set(r.seo_score),
         design_score: Set(r.design_score),

@@ -421,7 +421,7 @@ pub async fn analyze_with_browser(
                     Screenshots::default()
                 }
             };
-            let premium = report.report_type != domain::report::ReportType::Basic;
+            let premium = report.report_type.is_professional();
             merge_into(&mut report, &browser, shots, premium);
             Ok((report, None))
         }

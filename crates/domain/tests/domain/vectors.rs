@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use domain::report::ReportType;
 use domain::{advice, commerce, constants, forms, performance, score, share, site_url};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -88,6 +89,10 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "creditPacks" => ok(commerce::credit_packs()),
         "plans" => ok(commerce::plans()),
         "reportTypes" => ok(commerce::report_types()),
+        "reportPages" => ok(arg::<ReportType>(a, 0)?.pages()),
+        "reportTypeForPages" => ok(ReportType::for_pages(whole(a, 0)?)),
+        "isProfessional" => ok(arg::<ReportType>(a, 0)?.is_professional()),
+        "watermark" => ok(arg::<ReportType>(a, 0)?.watermark()),
         "packageIds" => ok(commerce::package_ids()),
         "recommendPlan" => ok(commerce::recommend_plan(arg(a, 0)?, whole(a, 1)?)),
         "recommendPack" => ok(commerce::recommend_pack(arg(a, 0)?)),

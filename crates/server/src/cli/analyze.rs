@@ -8,7 +8,7 @@ use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BlobStore, BrowserPool, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use clap::Args;
-use domain::report::{AnalysisReport, FindingType, ReportType};
+use domain::report::{AnalysisReport, FindingType};
 use futures::future::BoxFuture;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -239,15 +239,11 @@ fn screenshot_folder(dir: &std::path::Path) -> Result<LocalBlobStore, String> {
 
 /// The readable summary: scores, estimated figures, and the top actions.
 pub fn summary(r: &AnalysisReport) -> String {
-    let kind = match r.report_type {
-        ReportType::Basic => "basic",
-        ReportType::Standard => "standard",
-        ReportType::Premium => "premium",
-    };
     let mut s = String::new();
     s.push_str(&format!(
-        "Sitelens report for {} ({kind}, {} page{})\n\n",
+        "Sitelens report for {} ({}, {} page{})\n\n",
         r.url,
+        r.report_type,
         r.pages_analyzed,
         if r.pages_analyzed == 1 { "" } else { "s" }
     ));

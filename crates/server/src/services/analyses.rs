@@ -58,7 +58,7 @@ pub async fn submit_free_analysis(
             url: site.to_string(),
             canonical_url: site.to_string(),
             report_type: ReportType::Basic,
-            requested_pages: 1,
+            requested_pages: ReportType::Basic.pages(),
             requester_user_id: None,
             requester_ip: Some(ip.clone()),
         },

@@ -69,7 +69,7 @@ pub async fn record_download(
             first_name: form.first_name.trim().to_owned(),
             last_name: Some(form.last_name.trim().to_owned()),
             website_url: report.url.clone(),
-            report_type: "basic".to_owned(),
+            report_type: report.report_type,
             analysis_result_id: Uuid::parse_str(&report.id).ok(),
             upgrade_token: Some(Uuid::new_v4().simple().to_string()),
             agree_to_emails: form.agree_to_emails,

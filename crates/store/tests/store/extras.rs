@@ -154,7 +154,7 @@ both!(emailed_reports_are_found_by_upgrade_token, |db, engine| {
         first_name: "Rea".into(),
         last_name: Some("Der".into()),
         website_url: "https://example.com/".into(),
-        report_type: "basic".into(),
+        report_type: domain::report::ReportType::Basic,
         analysis_result_id: None,
         upgrade_token: Some("tok-1".into()),
         agree_to_emails: true,
