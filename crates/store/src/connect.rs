@@ -44,10 +44,19 @@ const MIGRATION_LOCK: i64 = 0x7369_7465_6c65_6e73;
 
 /// Brings the schema up to date. On PostgreSQL, several processes starting at once (web and
 /// worker nodes) take turns through an advisory lock held on a connection of its own, so no
-/// two of them apply the same migration.
+/// two of them apply the same migration. An SQLite file is migrated over one connection of its
+/// own: schema changes spread over a pool's connections can meet a connection still reading an
+/// older schema ("index … already exists" after a table it belonged to was dropped).
 async fn migrate(url: &str, db: &DatabaseConnection) -> StoreResult<()> {
     if db.get_database_backend() != DbBackend::Postgres {
-        Migrator::up(db, None).await?;
+        if url.contains(":memory:") || url.contains("mode=memory") {
+            Migrator::up(db, None).await?;
+        } else {
+            let single = open(url, Some(1)).await?;
+            let outcome = Migrator::up(&single, None).await;
+            single.close().await?;
+            outcome?;
+        }
         return Ok(());
     }
     let lock = open(url, Some(1)).await?;

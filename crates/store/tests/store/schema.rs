@@ -49,7 +49,8 @@ async fn present(db: &DatabaseConnection) -> Vec<&'static str> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn migrations_go_up_down_and_fresh_on_both_engines() {
     each_engine_url(|url, _engine| async move {
-        let db = store::open(&url, None).await.expect("open");
+        // One connection, as store::connect migrates an SQLite file.
+        let db = store::open(&url, Some(1)).await.expect("open");
         assert_eq!(present(&db).await, Vec::<&str>::new());
 
         Migrator::up(&db, None).await.expect("up");
