@@ -40,6 +40,19 @@ fn cmdline(pid: u32) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Whether any running process names `profile` on its command line.
+fn processes_on(profile: &std::path::Path) -> bool {
+    let needle = profile.display().to_string();
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+                .any(|pid| running(pid) && cmdline(pid).iter().any(|a| a.contains(&needle)))
+        })
+        .unwrap_or(false)
+}
+
 /// This test binary run again in `mode`, its standard output piped.
 fn child(mode: &str, wrapper: Option<(&str, Vec<String>)>) -> Command {
     let exe = std::env::current_exe().unwrap_or_else(|e| panic!("current_exe: {e}"));
@@ -161,6 +174,12 @@ fn chromium_dies_with_a_killed_parent_and_its_profile_is_swept() {
     wait_until("Chromium's death after its parent's SIGKILL", || {
         !running(browser)
     });
+    // Its helper processes (zygote, renderers, utilities) follow it and may still write in the
+    // profile for a moment; all of them must end too.
+    wait_until(
+        "the end of every process on the killed browser's profile",
+        || !processes_on(&profile),
+    );
     // The next start-up removes the folder the killed process left.
     launch::sweep_stale_profiles(&std::env::temp_dir());
     assert!(!profile.exists(), "{} was not swept", profile.display());
