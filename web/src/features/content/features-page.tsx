@@ -3,6 +3,7 @@ import { Code2, FileDown, Gauge, ListChecks, Palette, Search, Share2, Users } fr
 import { Button } from "../../components/ui/button";
 import { PageMeta, organization } from "../../components/seo/page-meta";
 import { routeMeta } from "../../lib/route-meta";
+import { reportPages } from "../../lib/domain";
 
 const sections = [
   {
@@ -38,7 +39,7 @@ const sections = [
   {
     Icon: FileDown,
     title: "Professional reports",
-    points: ["About 10 pages crawled instead of one", "Backlinks, domain authority and internal link analysis", "Meta tag and header structure suggestions, robots.txt and sitemap checks"],
+    points: [`About ${reportPages("standard")} pages crawled instead of one`, "Backlinks, domain authority and internal link analysis", "Meta tag and header structure suggestions, robots.txt and sitemap checks"],
   },
   {
     Icon: Users,

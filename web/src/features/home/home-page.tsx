@@ -10,6 +10,7 @@ import { StatsCounter } from "./stats-counter";
 import { FeatureCards } from "./feature-cards";
 import { HomeHero } from "./home-hero";
 import { routeMeta } from "../../lib/route-meta";
+import { reportPages } from "../../lib/domain";
 
 const structuredData = {
   "@context": "https://schema.org",
@@ -31,7 +32,7 @@ function TrialCta() {
           Ready for the full picture?
         </h2>
         <p className="mx-auto mt-4 max-w-2xl text-lg text-indigo-100">
-          A professional report crawls about 10 pages and adds backlinks, domain authority, internal links, robots.txt and sitemap checks, and a PDF you can hand to a client.
+          A professional report crawls about {reportPages("standard")} pages and adds backlinks, domain authority, internal links, robots.txt and sitemap checks, and a PDF you can hand to a client.
         </p>
         <ul className="mx-auto mt-6 flex max-w-2xl flex-wrap justify-center gap-x-6 gap-y-2 text-sm text-indigo-50">
           {["3 free basic reports a day", "No credit card to start", "Credits never expire"].map((t) => (

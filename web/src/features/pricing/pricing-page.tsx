@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { Building2, Check, Clock, Code2, FileText, Minus } from "lucide-react";
-import { creditPacks, formatDollars, limits, packageCheckoutPath, plans, reportTypes } from "../../lib/domain";
+import { creditPacks, formatDollars, limits, packageCheckoutPath, plans, reportPages, reportTypes } from "../../lib/domain";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -14,7 +14,7 @@ import { routeMeta } from "../../lib/route-meta";
 const faqs = [
   {
     q: "What is a credit?",
-    a: "A credit pays for reports: a basic report costs half a credit, a standard report (about 10 pages) one credit, and a premium report (20 pages, white-label, no watermark) two credits.",
+    a: `A credit pays for reports: a basic report costs half a credit, a standard report (about ${reportPages("standard")} pages) one credit, and a premium report (${reportPages("premium")} pages, white-label, no watermark) two credits.`,
   },
   { q: "Do credits expire?", a: "No. Credits you buy never expire, so you can buy a larger pack at a lower price and use it at your own pace." },
   {

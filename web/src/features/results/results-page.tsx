@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from "react-router";
 import { ArrowRight, Check, CheckCircle2, Download, Link2, Plus, SearchX, Wand2 } from "lucide-react";
-import { packageCheckoutPath, showWordpressTip, checkAddress, limits, timings, type AnalysisReport } from "../../lib/domain";
+import { packageCheckoutPath, showWordpressTip, checkAddress, isProfessional, limits, timings, type AnalysisReport } from "../../lib/domain";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -215,7 +215,7 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
             <a href={report.url} target="_blank" rel="noopener noreferrer nofollow" className="text-link underline underline-offset-4">{report.url}</a>
           </p>
           <p className="mt-1 text-sm text-muted-foreground">
-            {report.reportType === "basic" ? "Basic report" : "Professional report"} · {report.pagesAnalyzed} {report.pagesAnalyzed === 1 ? "page" : "pages"} analysed · {new Date(report.createdAt).toLocaleString()}
+            {isProfessional(report.reportType) ? "Professional report" : "Basic report"} · {report.pagesAnalyzed} {report.pagesAnalyzed === 1 ? "page" : "pages"} analysed · {new Date(report.createdAt).toLocaleString()}
           </p>
         </div>
         <ScoreRing score={s.overall} label="Overall score" size={120} />

@@ -1,6 +1,7 @@
 import { useNavigate } from "react-router";
 import { Check, Rocket } from "lucide-react";
 import { Button } from "../../components/ui/button";
+import { reportPages } from "../../lib/domain";
 
 const includes = [
   "Backlink analysis",
@@ -29,7 +30,7 @@ export function UpgradeBox({ url }: { url: string }) {
     <section aria-labelledby="upgrade-title" className="rounded-2xl bg-gradient-to-br from-indigo-700 via-violet-700 to-fuchsia-700 p-6 text-white shadow-lg">
       <Rocket className="size-7" aria-hidden="true" />
       <h2 id="upgrade-title" className="mt-3 text-xl font-bold">Upgrade to In-Depth Analysis</h2>
-      <p className="mt-1 text-sm text-indigo-100">A professional report crawls about 10 pages of your site and adds:</p>
+      <p className="mt-1 text-sm text-indigo-100">A professional report crawls about {reportPages("standard")} pages of your site and adds:</p>
       <ul className="mt-4 grid gap-2 text-sm">
         {includes.map((i) => (
           <li key={i} className="flex items-center gap-2">
