@@ -232,8 +232,42 @@ pub async fn fetch_page(fetcher: &Fetcher, url: &Url, depth: Option<u32>) -> Cra
     }
 }
 
-/// Crawl from an already fetched start page.
-pub async fn crawl(fetcher: &Fetcher, start: CrawledPage, max_pages: usize) -> SiteData {
+/// Opens when the browser's timed load of the start page has ended, or when there is none.
+/// Until then the crawl sends the site nothing beyond the start page it was given: its own
+/// requests (robots.txt, sitemaps, other pages, links, assets) would compete with the load being
+/// timed, for the site's bandwidth and server as much as for this machine's processor.
+#[derive(Clone, Default)]
+pub struct LoadGate(Option<futures::future::Shared<tokio::sync::oneshot::Receiver<()>>>);
+
+impl LoadGate {
+    /// A gate that is open already (no browser load to wait for).
+    pub fn open() -> Self {
+        Self(None)
+    }
+
+    /// A closed gate and the sender that opens it; dropping the sender opens it too (a
+    /// measurement that fails or never starts holds nothing back).
+    pub fn closed() -> (tokio::sync::oneshot::Sender<()>, Self) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        (tx, Self(Some(futures::FutureExt::shared(rx))))
+    }
+
+    /// Wait until the gate is open.
+    pub async fn opened(&self) {
+        if let Some(rx) = &self.0 {
+            let _ = rx.clone().await;
+        }
+    }
+}
+
+/// Crawl from an already fetched start page, once `gate` is open.
+pub async fn crawl(
+    fetcher: &Fetcher,
+    start: CrawledPage,
+    max_pages: usize,
+    gate: &LoadGate,
+) -> SiteData {
+    gate.opened().await;
     let begun = std::time::Instant::now();
     let origin = start.final_url().clone();
     let (robots, http_version, llms_txt) = tokio::join!(

@@ -41,6 +41,7 @@ use url::Url;
 pub use advisor::{Advisor, RuleBasedAdvisor};
 pub use authority::{AuthorityProvider, GraphAuthority, LinkGraph, MemoryLinkGraph};
 pub use config::AnalyzerConfig;
+pub use crawl::LoadGate;
 pub use fetch::{FetchError, Fetched, Fetcher};
 
 /// Why a site could not be analysed at all.
@@ -204,6 +205,16 @@ impl Analyzer {
         start: &Url,
         max_pages: usize,
     ) -> Result<crawl::SiteData, AnalyzeError> {
+        self.crawl_after(start, max_pages, &LoadGate::open()).await
+    }
+
+    /// Fetch the start page, then crawl the rest once `gate` is open.
+    async fn crawl_after(
+        &self,
+        start: &Url,
+        max_pages: usize,
+        gate: &LoadGate,
+    ) -> Result<crawl::SiteData, AnalyzeError> {
         let fetched = self.fetcher.get(start).await?;
         if !fetched.is_html() {
             return Err(AnalyzeError::NotHtml {
@@ -221,7 +232,7 @@ impl Analyzer {
             fetched: Ok(fetched),
             doc: Some(doc),
         };
-        Ok(crawl::crawl(&self.fetcher, first, max_pages.max(1)).await)
+        Ok(crawl::crawl(&self.fetcher, first, max_pages.max(1), gate).await)
     }
 
     /// Analyse `input` and build the report, reporting progress at the spec's steps.
@@ -231,8 +242,21 @@ impl Analyzer {
         options: &AnalyzeOptions,
         progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
     ) -> Result<AnalysisReport, AnalyzeError> {
+        self.analyze_after_load(input, options, progress, &LoadGate::open())
+            .await
+    }
+
+    /// [`Self::analyze`], holding every request after the start page back until `gate` opens
+    /// (the browser measuring the same page opens it when its timed load has ended).
+    pub async fn analyze_after_load(
+        &self,
+        input: &str,
+        options: &AnalyzeOptions,
+        progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
+        gate: &LoadGate,
+    ) -> Result<AnalysisReport, AnalyzeError> {
         let limit = self.config.analysis_timeout;
-        tokio::time::timeout(limit, self.analyze_inner(input, options, progress))
+        tokio::time::timeout(limit, self.analyze_inner(input, options, progress, gate))
             .await
             .map_err(|_| AnalyzeError::Timeout {
                 seconds: limit.as_secs(),
@@ -244,6 +268,7 @@ impl Analyzer {
         input: &str,
         options: &AnalyzeOptions,
         progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
+        gate: &LoadGate,
     ) -> Result<AnalysisReport, AnalyzeError> {
         let report = |i: usize, message: String| {
             let (step, p) = step(i);
@@ -258,7 +283,7 @@ impl Analyzer {
         report(0, format!("Validated {url}"));
 
         let pages = options.pages();
-        let site = self.crawl(&url, pages).await?;
+        let site = self.crawl_after(&url, pages, gate).await?;
         report(
             1,
             format!(

@@ -676,3 +676,37 @@ async fn a_slow_site_gets_a_partial_report_instead_of_a_timeout() {
         f.description
     );
 }
+
+/// While the browser times the page's load, the HTTP side sends the site nothing beyond the
+/// start page: robots.txt, sitemaps, other pages and assets wait for the gate, then all come.
+#[tokio::test]
+async fn the_crawl_waits_for_the_timed_load() {
+    let site = TestServer::start(planted_site).await;
+    let analyzer = crate::support::util::analyzer();
+    let (open, gate) = analyzer::LoadGate::closed();
+    let url = site.url("/");
+    let task = tokio::spawn(async move {
+        analyzer
+            .analyze_after_load(&url, &AnalyzeOptions::for_pages(10), &|_| {}, &gate)
+            .await
+    });
+    // The start page is fetched at once; nothing else while the gate stays closed.
+    while site.gets("/") == 0 {
+        tokio::task::yield_now().await;
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(
+        site.hits(),
+        vec!["GET /".to_owned()],
+        "before the gate opened"
+    );
+    let _ = open.send(());
+    let report = task
+        .await
+        .expect("the analysis task")
+        .expect("the analysis");
+    assert_eq!(site.gets("/robots.txt"), 1);
+    assert!(site.gets("/about") >= 1, "{:?}", site.hits());
+    assert!(report.scores.seo > 0);
+}

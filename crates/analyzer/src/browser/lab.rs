@@ -147,6 +147,8 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
 /// Load `url` in `page` as a phone and measure everything, then show it on the desktop screen.
 /// `prepared` says whether [`prepare`] already ran on this tab. With `trace_slot` the load is
 /// traced, holding the slot while the trace runs (Chromium traces one page at a time).
+/// `loaded` is told when the load has settled and its trace is stopped (the HTTP side then
+/// starts its own requests to the site).
 pub async fn run(
     page: &Page,
     url: &str,
@@ -154,6 +156,7 @@ pub async fn run(
     settings: &BrowserSettings,
     prepared: bool,
     trace_slot: Option<&tokio::sync::Mutex<()>>,
+    loaded: Option<tokio::sync::oneshot::Sender<()>>,
 ) -> Result<DeviceRun, BrowserError> {
     let device = Device::Mobile;
     let started = Instant::now();
@@ -243,6 +246,9 @@ pub async fn run(
             None => None,
         };
         drop(held);
+        if let Some(tx) = loaded {
+            let _ = tx.send(());
+        }
         (events, t.elapsed().as_secs_f64() * 1000.0)
     };
     let inspect_all = async {
@@ -367,8 +373,9 @@ pub async fn run(
 /// without content never paint: they settle at `max_settle`), no long task ended in the last
 /// 150 ms (a page busy with a chain of long tasks is not done: the trace must hold them all,
 /// as their blocking time counts), and no image the page holds is still loading (one a script
-/// just inserted may not have reached the network yet; images left to load lazily are not
-/// waited for).
+/// just inserted may not have reached the network yet; of the images left to load lazily, those
+/// on the first screen are waited for: Chromium loads them once it has laid the page out, and
+/// one of them may well be the largest paint).
 const LOOKS_DONE: &str = "new Promise((resolve) => {
   const check = () => {
     const s = window.__sitelens;
@@ -377,7 +384,13 @@ const LOOKS_DONE: &str = "new Promise((resolve) => {
     const cpuQuiet = !last || performance.now() - (last.t + last.d) > 150;
     resolve(cpuQuiet
       && (!s || s.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
-      && !Array.prototype.some.call(document.images, (i) => !i.complete && i.loading !== 'lazy'));
+      && !Array.prototype.some.call(document.images, (i) => {
+        if (i.complete) return false;
+        if (i.loading !== 'lazy') return true;
+        const r = i.getBoundingClientRect();
+        if (!r.width && !r.height && !r.top && !r.left) return false; // not rendered (display: none)
+        return r.top < innerHeight && r.bottom >= 0 && r.left < innerWidth && r.right >= 0;
+      }));
   };
   const fallback = setTimeout(check, 100);
   requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0)));

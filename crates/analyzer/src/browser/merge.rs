@@ -395,7 +395,8 @@ pub fn merge_into(
 }
 
 /// The whole report with the browser: the HTTP analysis and the browser measurement run side
-/// by side, then the screenshots are stored and the measurement merged (Premium Optimization
+/// by side (the HTTP side's requests after the start page wait for the browser's timed load to
+/// end), then the screenshots are stored and the measurement merged (Premium Optimization
 /// Suite for standard and premium reports). When the browser fails or is disabled the HTTP
 /// report is returned as it is, its estimated figures marked, with the browser's error beside
 /// it; only a failure of the HTTP analysis is an error.
@@ -408,9 +409,12 @@ pub async fn analyze_with_browser(
     progress: &(dyn Fn(crate::ProgressUpdate) + Send + Sync),
 ) -> Result<(AnalysisReport, Option<super::BrowserError>), crate::AnalyzeError> {
     let url = crate::Analyzer::validate(input)?;
+    // The HTTP side fetches the start page at once and holds everything else back until the
+    // browser's timed load has ended, so its requests never compete with that load.
+    let (loaded, gate) = crate::LoadGate::closed();
     let (report, browser) = tokio::join!(
-        analyzer.analyze(input, options, progress),
-        pool.measure(url.as_str())
+        analyzer.analyze_after_load(input, options, progress, &gate),
+        pool.measure_telling(url.as_str(), Some(loaded))
     );
     let mut report = report?;
     match browser {

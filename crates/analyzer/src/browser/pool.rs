@@ -468,6 +468,7 @@ impl BrowserPool {
         instance: &Arc<Instance>,
         url: &str,
         guard: &RequestGuard,
+        loaded: Option<tokio::sync::oneshot::Sender<()>>,
     ) -> Result<(lab::DeviceRun, f64), BrowserError> {
         let queued = Instant::now();
         let tab = self.open_tab(instance, Some(guard)).await?;
@@ -482,6 +483,7 @@ impl BrowserPool {
                 &self.settings,
                 tab.prepared,
                 Some(&self.trace_slot),
+                loaded,
             ),
         )
         .await
@@ -509,12 +511,22 @@ impl BrowserPool {
     /// accessibility and best practices. Retries once on a fresh browser when Chromium died
     /// during the measurement.
     pub async fn measure(&self, url: &str) -> Result<BrowserReport, BrowserError> {
-        match self.measure_once(url).await {
+        self.measure_telling(url, None).await
+    }
+
+    /// [`Self::measure`], telling `loaded` when the timed load has ended (or failed): the HTTP
+    /// analysis of the same page waits for it ([`crate::LoadGate`]).
+    pub async fn measure_telling(
+        &self,
+        url: &str,
+        loaded: Option<tokio::sync::oneshot::Sender<()>>,
+    ) -> Result<BrowserReport, BrowserError> {
+        match self.measure_once(url, loaded).await {
             Err(BrowserError::Disabled) => Err(BrowserError::Disabled),
             Err(BrowserError::Refused(r)) => Err(BrowserError::Refused(r)),
             Err(e) if !self.browser_alive().await => {
                 tracing::warn!(error = %e, "chromium died during a measurement; retrying once");
-                self.measure_once(url).await
+                self.measure_once(url, None).await
             }
             other => other,
         }
@@ -531,12 +543,16 @@ impl BrowserPool {
         })
     }
 
-    async fn measure_once(&self, url: &str) -> Result<BrowserReport, BrowserError> {
+    async fn measure_once(
+        &self,
+        url: &str,
+        loaded: Option<tokio::sync::oneshot::Sender<()>>,
+    ) -> Result<BrowserReport, BrowserError> {
         let started = Instant::now();
         let guard = self.guard.fresh();
         guard.decide(url).await.map_err(BrowserError::Refused)?;
         let instance = self.instance().await?;
-        let result = self.run_measurement(&instance, url, &guard).await;
+        let result = self.run_measurement(&instance, url, &guard, loaded).await;
         if !instance.alive.load(Ordering::Acquire) {
             // Leave the dead instance to be replaced on the next call.
             tracing::warn!("chromium exited during the measurement");

@@ -139,18 +139,10 @@ async fn lab_metrics_screenshots_and_design_of_a_known_page() {
             "{name}: TBT {}",
             m.total_blocking_time
         );
-        // The 300 px banner pushed the page down. The traced (mobile) load follows
-        // Lighthouse's trace rule, which ignores a shift Chromium marks as following input
-        // (the emulation change) more than 500 ms after it: how soon the banner comes depends
-        // on this machine's load, so the rule is checked on its own
+        // The 300 px banner pushed the page down; whether it counts depends on how soon it
+        // comes (Lighthouse's trace rule ignores a shift Chromium marks as following input, the
+        // emulation change, more than 500 ms after it), so the rule is checked on its own
         // (`the_traced_load_counts_layout_shifts_as_lighthouse_does`).
-        if name == "desktop" {
-            assert!(
-                m.cumulative_layout_shift > 0.1,
-                "{name}: CLS {}",
-                m.cumulative_layout_shift
-            );
-        }
         let si = m.speed_index.unwrap_or_else(|| panic!("{name}: no SI"));
         assert!(si >= fcp, "{name}: SI {si} before FCP {fcp}");
         let tti = m
@@ -210,14 +202,11 @@ async fn lab_metrics_screenshots_and_design_of_a_known_page() {
         );
         assert_eq!(m.third_party.requests, 0);
     }
-    // Verdicts on Lighthouse's curves: the blocking time and the shift cost points.
-    let desktop = r.desktop_score.expect("desktop score");
-    assert!(desktop < 90, "desktop score {desktop}");
-    assert!(r.mobile_score.is_some());
-    // The traced mobile load replays on Lighthouse's presets. On a Slow 4G phone the document
-    // alone takes at least 600 ms (DNS two round trips, the handshake and the request: four
-    // 150 ms round trips), however fast this machine is; the desktop preset paints sooner; the
-    // 300 ms task blocks four times as long on the phone's processor; the stylesheet holds the
+    assert!(r.desktop_score.is_some() && r.mobile_score.is_some());
+    // The traced load replays on Lighthouse's presets. On a Slow 4G phone the document alone
+    // takes at least 600 ms (DNS two round trips, the handshake and the request: four 150 ms
+    // round trips), however fast this machine is; the desktop preset paints sooner; a task
+    // blocks four times its processor time on the phone's processor; the stylesheet holds the
     // first paint back.
     let sim = r
         .simulated
@@ -229,12 +218,28 @@ async fn lab_metrics_screenshots_and_design_of_a_known_page() {
         sim.mobile.first_contentful_paint
     );
     assert!(sim.desktop.first_contentful_paint < sim.mobile.first_contentful_paint);
+    // Each task counts its processor time (the trace's `tdur`), not the wall-clock time it
+    // also spent waiting for a processor: the fixture's 300 ms task spins for 300 ms of wall
+    // time, so on a busy machine it gets less processor time, and that is what is replayed.
+    let load = r.observed_load.as_ref().expect("the traced load");
+    let blocking = |cpu_us: f64| (cpu_us / 1000.0 * 4.0 - 50.0).max(0.0);
+    let cpu: Vec<f64> = load
+        .main_thread
+        .iter()
+        .filter(|e| analyzer::simulation::graph::is_task(e))
+        .filter_map(|e| e.dur.map(|d| e.tdur.map_or(d, |t| t.min(d))))
+        .collect();
+    let longest = cpu.iter().copied().fold(0.0, f64::max);
+    let all: f64 = cpu.iter().map(|c| blocking(*c)).sum();
+    let tbt = sim.mobile.total_blocking_time;
+    // At most every task's processor time four times over, beyond 50 ms each; some of the long
+    // task's when it had 50 ms of processor time or more (the part before the simulated first
+    // paint does not count).
     assert!(
-        sim.mobile.total_blocking_time > r.mobile.total_blocking_time,
-        "simulated TBT {} vs observed {}",
-        sim.mobile.total_blocking_time,
-        r.mobile.total_blocking_time
+        tbt <= all + 1.0 && (longest < 50_000.0 || tbt > 0.0),
+        "simulated TBT {tbt}, longest task {longest} µs of processor time, at most {all}"
     );
+    assert!(sim.desktop.total_blocking_time <= tbt);
     assert!(
         sim.mobile
             .render_blocking
@@ -814,6 +819,51 @@ async fn a_worker_script_does_not_hold_the_measurement() {
             m.largest
         );
     }
+}
+
+/// A lazily loaded image on the first screen is loaded as soon as the page is laid out and
+/// may well be the largest paint: the measurement waits for it, as Lighthouse's quiet-window
+/// wait does, even when it arrives long after the load event.
+#[tokio::test]
+async fn a_lazy_image_on_the_first_screen_is_waited_for() {
+    let site = TestServer::start(|_base| {
+        Site::new()
+            .route(
+                "/",
+                Reply::html(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Lazy</title>\
+                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                     <body><p>Short text.</p>\
+                     <img loading=\"lazy\" src=\"/hero.bmp\" alt=\"hero\" width=\"400\" height=\"600\">\
+                     <div style=\"height: 8000px\"></div>\
+                     <img loading=\"lazy\" src=\"/far.svg\" alt=\"far below\" width=\"10\" height=\"10\">\
+                     </body></html>"
+                        .to_owned(),
+                ),
+            )
+            // A photograph-like image: Chromium leaves low-entropy images (a flat colour) out of
+            // the largest paint.
+            .route("/hero.bmp", bytes_reply("image/bmp", bmp(400, 600)).delayed(700))
+            .route("/far.svg", Reply::silent())
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    assert!(r.mobile.settled, "the settling limit ran out");
+    assert!(
+        r.mobile
+            .lcp_element
+            .as_deref()
+            .is_some_and(|e| e.contains("hero.bmp")),
+        "LCP element {:?}",
+        r.mobile.lcp_element
+    );
+    let (fcp, lcp) = (
+        r.mobile.first_contentful_paint.unwrap_or_default(),
+        r.mobile.largest_contentful_paint.unwrap_or_default(),
+    );
+    assert!(lcp >= fcp + 600.0, "LCP {lcp}, FCP {fcp}");
+    pool.shutdown().await;
 }
 
 /// The traced load's CLS, as Lighthouse reads it from the trace: a banner pushed in when a slow
