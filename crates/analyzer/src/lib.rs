@@ -25,6 +25,7 @@ pub mod crawl;
 pub mod fetch;
 pub mod guard;
 pub mod llm;
+pub mod nesting;
 pub mod page;
 pub mod report;
 pub mod robots;

@@ -194,6 +194,9 @@ fn places(doc: &Html) -> Places {
 
 /// Parse `html` served at `base` into a [`PageDoc`].
 pub fn parse(html: &str, base: &Url) -> PageDoc {
+    // Nesting deeper than a browser builds is flattened first: html5ever's time grows with the
+    // square of the depth.
+    let html = &*crate::nesting::cap_nesting(html, crate::nesting::MAX_DEPTH);
     let doc = Html::parse_document(html);
     let places = places(&doc);
     let within_head = |e: &ElementRef<'_>| places.in_head.contains(&e.id());

@@ -134,6 +134,28 @@ fn huge_css(megabytes: usize) -> String {
     css
 }
 
+/// A page nested 50,000 levels deep (with a script at every level, which once took html5ever
+/// minutes) is analysed like any page: nesting past Chromium's 512 levels is flattened before
+/// parsing, and the text at the bottom is still read.
+#[tokio::test]
+async fn a_pathologically_deep_page_is_analysed() {
+    let depth = 50_000;
+    let body = format!(
+        "{}<p>Deepest words on the page.</p>{}",
+        "<div><script>var x = 1;</script>".repeat(depth),
+        "</div>".repeat(depth)
+    );
+    let html = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deep</title></head>\
+         <body>{body}</body></html>"
+    );
+    let doc = analyzer::page::parse(&html, &url::Url::parse("http://a.test/").expect("url"));
+    assert!(doc.text.contains("Deepest words"), "{}", doc.text.len());
+    let site = TestServer::start(move |_base| Site::new().route("/", Reply::html(html))).await;
+    let report = analyze(&site.url("/"), AnalyzeOptions::basic()).await;
+    assert_sensible(&report);
+}
+
 #[tokio::test]
 async fn huge_stylesheets_are_read_in_full() {
     let site = TestServer::start(|_| {
