@@ -31,11 +31,7 @@ pub fn observed_load(
         .get("traceEvents")
         .or(Some(trace_json))
         .and_then(Value::as_array)?;
-    let mut main = trace::main_thread(events, &frame);
-    // Lighthouse times a task by the wall clock; a replay of its load keeps its method.
-    for e in &mut main.events {
-        e.tdur = None;
-    }
+    let main = trace::main_thread(events, &frame);
     Some(ObservedLoad {
         requests: state.simulation_requests(),
         main_thread: main.events,
