@@ -5,8 +5,8 @@
 //! `<div>`s took about 20 s, 100,000 took minutes, and parsing cannot be interrupted. Browsers
 //! do not build such trees either: Chromium's parser stops nesting at 512 levels and attaches
 //! deeper elements as siblings at that depth. [`cap_nesting`] does the same to the markup, in one
-//! pass: start tags beyond the cap (and the end tags that close them) are left out, their text
-//! and attributes-free content kept, so the page reads the same with a flatter tree.
+//! pass: an element beyond the cap is closed at once (its end tag is left out) and what it held
+//! follows it, so every element, link and word is still there, in a flatter tree.
 
 use std::borrow::Cow;
 
@@ -177,10 +177,19 @@ pub fn cap_nesting(html: &str, max: usize) -> Cow<'_, str> {
             }
         } else if !VOID.contains(&name.as_str()) && !self_closing {
             stack.implied_ends(&name);
-            let kept = stack.kept < max;
-            leave_out = !kept;
+            // Raw-text elements hold only text: they never deepen the tree further.
+            let kept = stack.kept < max || RAW_TEXT.contains(&name.as_str());
             if kept {
                 stack.kept += 1;
+            } else {
+                // Past the cap the element stays, empty, and what it held follows it as its
+                // siblings: the tree Chromium builds.
+                let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
+                o.push_str(&html[copied..next]);
+                o.push_str("</");
+                o.push_str(&name);
+                o.push('>');
+                copied = next;
             }
             stack.open.push(Open {
                 name: name.clone(),
@@ -284,13 +293,14 @@ mod tests {
         let five = nested(5);
         assert_eq!(
             cap_nesting(&five, 3),
-            "<div><div><div>text</div></div></div>"
+            "<div><div><div><div></div><div></div>text</div></div></div>"
         );
-        // Void and self-closing elements never nest; text and siblings survive.
-        let html = "<div><div><span>a<br>b<img src=x></span><span><b>c</b></span></div></div>";
+        // Void and self-closing elements never nest; links, text and siblings survive.
+        let html =
+            "<div><div><span>a<br>b<img src=x></span><span><a href=/x>c</a></span></div></div>";
         assert_eq!(
             cap_nesting(html, 3),
-            "<div><div><span>a<br>b<img src=x></span><span>c</span></div></div>"
+            "<div><div><span>a<br>b<img src=x></span><span><a href=/x></a>c</span></div></div>"
         );
         // Raw text holds no tags: a `<div>` inside a script is text.
         let html = "<div><div><script>'<div><div><div>'</script></div></div>";
@@ -317,7 +327,8 @@ mod tests {
         // 100,000 levels: the scan is linear and the capped page is what a browser would build.
         let html = nested(100_000);
         let capped = cap_nesting(&html, MAX_DEPTH);
-        assert_eq!(capped.matches("<div>").count(), MAX_DEPTH);
+        assert_eq!(capped.matches("<div>").count(), 100_000);
+        assert_eq!(capped.matches("<div></div>").count(), 100_000 - MAX_DEPTH);
         assert!(capped.contains("text"));
     }
 }

@@ -590,7 +590,7 @@ mod tests {
         let n = 20_000;
         let html = format!(
             "<head><script src=a.js></script></head><body>{}<a href=/x>{}</a><a href=/y><img src=only.png></a><script src=b.js></script></body>",
-            "<div>".repeat(1_000),
+            "<div>".repeat(400),
             "<img src=i.png>".repeat(n)
         );
         let p = parse(&html, &base);
