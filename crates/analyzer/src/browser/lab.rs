@@ -144,9 +144,22 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
     Ok(())
 }
 
+/// What keeps concurrent measurements in one browser from disturbing each other's timed load.
+#[derive(Debug, Default)]
+pub struct LoadLocks {
+    /// Held from the start of a traced load until its trace is collected: Chromium traces one
+    /// page at a time.
+    pub trace: tokio::sync::Mutex<()>,
+    /// Held for writing while a load is timed (navigation to settled), for reading by the
+    /// processor-heavy work of other measurements (their inspection, axe-core, screenshots,
+    /// the spare tabs' preparation): a timed load never shares the processor with them, so
+    /// its tasks, and the blocking time simulated from them, are its own.
+    pub quiet: tokio::sync::RwLock<()>,
+}
+
 /// Load `url` in `page` as a phone and measure everything, then show it on the desktop screen.
-/// `prepared` says whether [`prepare`] already ran on this tab. With `trace_slot` the load is
-/// traced, holding the slot while the trace runs (Chromium traces one page at a time).
+/// `prepared` says whether [`prepare`] already ran on this tab. With `locks` the load is traced
+/// and timed alone ([`LoadLocks`]).
 /// `loaded` is told when the load has settled and its trace is stopped (the HTTP side then
 /// starts its own requests to the site).
 pub async fn run(
@@ -155,7 +168,7 @@ pub async fn run(
     guard: &RequestGuard,
     settings: &BrowserSettings,
     prepared: bool,
-    trace_slot: Option<&tokio::sync::Mutex<()>>,
+    locks: Option<&LoadLocks>,
     loaded: Option<tokio::sync::oneshot::Sender<()>>,
 ) -> Result<DeviceRun, BrowserError> {
     let device = Device::Mobile;
@@ -172,8 +185,12 @@ pub async fn run(
         prepare(page, device, false).await?;
     }
     let (net, log) = record(page, guard).await?;
-    let held = match trace_slot {
-        Some(slot) => Some(slot.lock().await),
+    let held = match locks {
+        Some(l) => Some(l.trace.lock().await),
+        None => None,
+    };
+    let alone = match locks {
+        Some(l) => Some(l.quiet.write().await),
         None => None,
     };
     let recording = match held {
@@ -236,6 +253,7 @@ pub async fn run(
     step("load");
     let settled = settle(page, &net, settings.quiet_window, settings.max_settle).await;
     step("settle");
+    drop(alone);
 
     // The trace is collected (browser-side work) while the page is inspected: a clock sync
     // marker sets where the load ends in the trace, so the inspection's own tasks are left out.
@@ -252,6 +270,10 @@ pub async fn run(
         (events, t.elapsed().as_secs_f64() * 1000.0)
     };
     let inspect_all = async {
+        let _shared = match locks {
+            Some(l) => Some(l.quiet.read().await),
+            None => None,
+        };
         let t = Instant::now();
         let raw: String = page
             .evaluate_function(LAB_COLLECT)
@@ -332,6 +354,16 @@ pub async fn run(
                 .map(|(t, v)| (origin + t * 1000.0, v))
                 .collect();
             metrics.cumulative_layout_shift = main.cumulative_layout_shift(origin, &observed);
+            // A largest paint the page reported after the trace's end (an image whose paint came
+            // as the load was declared settled) still ends the LCP graph: the simulation must
+            // replay everything that paint waited for.
+            let page_lcp = metrics
+                .largest_contentful_paint
+                .map(|t| origin + t * 1000.0);
+            let lcp_ts = match (main.lcp, page_lcp) {
+                (Some(traced), Some(page)) => Some(traced.max(page)),
+                (traced, page) => traced.or(page),
+            };
             Some(Ok(crate::simulation::ObservedLoad {
                 requests: sim_requests,
                 main_thread: main.events,
@@ -341,7 +373,7 @@ pub async fn run(
                     .cloned()
                     .unwrap_or_else(|| page_url.clone()),
                 fcp_ts: main.fcp,
-                lcp_ts: main.lcp,
+                lcp_ts,
                 first_paint_ts: main.first_paint,
                 observed_speed_index: metrics.speed_index,
             }))
@@ -375,8 +407,15 @@ pub async fn run(
 /// as their blocking time counts), and no image the page holds is still loading (one a script
 /// just inserted may not have reached the network yet; of the images left to load lazily, those
 /// on the first screen are waited for: Chromium loads them once it has laid the page out, and
-/// one of them may well be the largest paint).
+/// one of them may well be the largest paint). Loaded images on the first screen are decoded
+/// first (250 ms at most): a large image's decoding can outlast its load by a frame or more, and
+/// its paint, often the largest, comes only then.
 const LOOKS_DONE: &str = "new Promise((resolve) => {
+  const onScreen = (i) => {
+    const r = i.getBoundingClientRect();
+    if (!r.width && !r.height && !r.top && !r.left) return false; // not rendered (display: none)
+    return r.top < innerHeight && r.bottom >= 0 && r.left < innerWidth && r.right >= 0;
+  };
   const check = () => {
     const s = window.__sitelens;
     if (s && s.flush) s.flush();
@@ -384,16 +423,17 @@ const LOOKS_DONE: &str = "new Promise((resolve) => {
     const cpuQuiet = !last || performance.now() - (last.t + last.d) > 150;
     resolve(cpuQuiet
       && (!s || s.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
-      && !Array.prototype.some.call(document.images, (i) => {
-        if (i.complete) return false;
-        if (i.loading !== 'lazy') return true;
-        const r = i.getBoundingClientRect();
-        if (!r.width && !r.height && !r.top && !r.left) return false; // not rendered (display: none)
-        return r.top < innerHeight && r.bottom >= 0 && r.left < innerWidth && r.right >= 0;
-      }));
+      && !Array.prototype.some.call(document.images, (i) => !i.complete && (i.loading !== 'lazy' || onScreen(i))));
   };
-  const fallback = setTimeout(check, 100);
-  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0)));
+  const shown = Array.prototype.filter.call(document.images, (i) => i.complete && i.naturalWidth > 0 && onScreen(i));
+  const decoded = Promise.race([
+    Promise.all(shown.map((i) => i.decode().catch(() => {}))),
+    new Promise((r) => setTimeout(r, 250)),
+  ]);
+  decoded.then(() => {
+    const fallback = setTimeout(check, 100);
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); check(); }, 0)));
+  });
 })";
 
 /// A PNG of the first viewport. `Page.captureScreenshot` directly, without chromiumoxide's

@@ -49,6 +49,9 @@ struct Instance {
     background: AtomicUsize,
     /// Woken when the background work ends.
     idle: Notify,
+    /// The pool's load locks: preparing a spare tab (compiling axe-core) is processor-heavy
+    /// work that never runs while a load is timed.
+    locks: Arc<lab::LoadLocks>,
 }
 
 /// A prepared blank tab waiting for a measurement.
@@ -125,7 +128,11 @@ impl Instance {
                         .await
                         .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?;
                     let (page, context) = this.blank_tab(Some(&proxy)).await?;
-                    match lab::prepare(&page, Device::Mobile, true).await {
+                    let prepared = {
+                        let _shared = this.locks.quiet.read().await;
+                        lab::prepare(&page, Device::Mobile, true).await
+                    };
+                    match prepared {
                         Ok(()) => Ok(Spare {
                             page,
                             context,
@@ -179,8 +186,8 @@ pub struct BrowserPool {
     tabs: Arc<Semaphore>,
     current: Mutex<Option<Arc<Instance>>>,
     launches: AtomicU64,
-    /// Chromium records one trace at a time: the traced load of each measurement holds this.
-    trace_slot: Mutex<()>,
+    /// Keeps each measurement's timed load alone (see [`lab::LoadLocks`]).
+    locks: Arc<lab::LoadLocks>,
 }
 
 impl std::fmt::Debug for BrowserPool {
@@ -202,7 +209,7 @@ impl BrowserPool {
             tabs,
             current: Mutex::new(None),
             launches: AtomicU64::new(0),
-            trace_slot: Mutex::new(()),
+            locks: Arc::new(lab::LoadLocks::default()),
         }
     }
 
@@ -314,6 +321,7 @@ impl BrowserPool {
             refilling: AtomicUsize::new(0),
             background: AtomicUsize::new(0),
             idle: Notify::new(),
+            locks: self.locks.clone(),
         });
         *current = Some(instance.clone());
         Ok(instance)
@@ -482,7 +490,7 @@ impl BrowserPool {
                 guard,
                 &self.settings,
                 tab.prepared,
-                Some(&self.trace_slot),
+                Some(&self.locks),
                 loaded,
             ),
         )
