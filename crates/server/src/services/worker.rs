@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use analyzer::browser::merge::analyze_with_browser;
-use analyzer::browser::{BrowserPool, LocalBlobStore};
+use analyzer::browser::BrowserPool;
 use analyzer::fetch::FetchError;
 use analyzer::{AnalyzeError, AnalyzeOptions, Analyzer, ProgressUpdate};
 use domain::report::{ProgressEvent, ProgressEventType};
@@ -17,6 +17,7 @@ use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use crate::chain::Chain;
+use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
 
 /// How often a running job proves it is alive.
@@ -40,7 +41,7 @@ pub struct Worker {
     /// The Chromium pool, when a browser is available.
     pub browser: Option<Arc<BrowserPool>>,
     /// Where screenshots are stored.
-    pub blobs: Arc<LocalBlobStore>,
+    pub blobs: Blobs,
     /// This worker's name in `claimed_by`.
     pub id: String,
     /// Concurrent analyses.
@@ -229,7 +230,7 @@ impl Worker {
                     let (report, browser_error) = analyze_with_browser(
                         &analyzer,
                         &pool,
-                        blobs.as_ref(),
+                        &blobs,
                         &url,
                         &options,
                         &progress,

@@ -21,6 +21,7 @@ pub fn config(db: &TestDb) -> Config {
         bind: "127.0.0.1:0".parse().expect("addr"),
         web_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/server/webapp"),
         data_dir: db.dir().join("data"),
+        blob_storage: server::config::BlobStorage::Local,
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,
