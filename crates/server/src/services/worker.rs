@@ -425,9 +425,14 @@ async fn refund_free(db: &store::DatabaseConnection, job: &Job) {
     if !job.used_free_allowance() {
         return;
     }
-    if let Some(ip) = &job.requester_ip
-        && let Err(e) = store::allowance::refund_free_analysis(db, ip, job.created_at).await
-    {
+    // The allowance was counted against the visitor's key, not the single address.
+    let Some(visitor) = job.requester_ip.as_deref().map(|ip| {
+        ip.parse()
+            .map_or_else(|_| ip.to_owned(), domain::commerce::free_allowance_key)
+    }) else {
+        return;
+    };
+    if let Err(e) = store::allowance::refund_free_analysis(db, &visitor, job.created_at).await {
         tracing::warn!(job = %job.id, error = %Chain(&e), "free analysis not given back");
     }
 }

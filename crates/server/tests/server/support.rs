@@ -98,6 +98,21 @@ impl TestApp {
         answer(res).await
     }
 
+    /// POSTs a JSON body as a visitor at `visitor`, through a proxy the app trusts (the test's
+    /// loopback address must be in `trusted_proxies`).
+    pub async fn post_json_from(&self, path: &str, body: &Value, visitor: &str) -> Answer {
+        let res = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .header("x-forwarded-for", visitor)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request");
+        answer(res).await
+    }
+
     /// GETs a path.
     pub async fn get(&self, path: &str) -> Answer {
         let res = self
