@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, and Debian's Chromium when running as root.
+# when it is installed but stopped, moto's S3 server (PyPI, pinned) and Debian's Chromium when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -25,6 +25,16 @@ setup: web-deps
     if command -v pg_isready >/dev/null && ! pg_isready -h 127.0.0.1 -p 5432 -q \
       && command -v pg_ctlcluster >/dev/null && [ "$(id -u)" = 0 ]; then
       pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+    fi
+    # moto's S3 server for the multi-node test, every package pinned, in .tools/moto (run as
+    # `PYTHONPATH=.tools/moto python3 -S -m moto.server`, so no other Python package is seen);
+    # reinstalled when scripts/requirements-moto.txt changes.
+    moto=.tools/moto
+    if ! cmp -s scripts/requirements-moto.txt "$moto/.requirements.txt"; then
+      rm -rf "$moto"
+      python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-deps --target "$moto" -r scripts/requirements-moto.txt
+      cp scripts/requirements-moto.txt "$moto/.requirements.txt"
     fi
     # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
     missing=""

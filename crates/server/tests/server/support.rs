@@ -12,7 +12,7 @@ use serde_json::Value;
 use server::config::Chromium;
 use server::{Config, Roles, Running};
 
-pub use test_support::{Engine, TestDb, each_engine, run_on};
+pub use test_support::{Engine, TestDb, each_engine, run_on, under_ci};
 
 /// A configuration for tests: port 0, private targets allowed, no browser.
 pub fn config(db: &TestDb) -> Config {
@@ -34,14 +34,38 @@ pub fn config(db: &TestDb) -> Config {
     }
 }
 
-/// A running server and a client for it.
-pub struct TestApp {
+/// A web node as its clients see it: an address and an HTTP client.
+pub struct Web {
     /// Base URL, `http://127.0.0.1:PORT`.
     pub base: String,
-    /// The server.
-    pub running: Running,
     /// HTTP client.
     pub http: reqwest::Client,
+}
+
+impl Web {
+    /// A client for the web node at `base` (another process, for example).
+    pub fn at(base: String) -> Self {
+        Web {
+            base,
+            http: client(),
+        }
+    }
+}
+
+/// A server running in the test's process, and a client for it (the [`Web`] methods).
+pub struct TestApp {
+    /// The client side.
+    pub web: Web,
+    /// The server.
+    pub running: Running,
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = Web;
+
+    fn deref(&self) -> &Web {
+        &self.web
+    }
 }
 
 /// A client that talks plain HTTP on loopback.
@@ -70,9 +94,8 @@ pub async fn spawn_app(config: Config, roles: Roles) -> TestApp {
     let running = server::start(config, roles).await.expect("server starts");
     let addr = running.addr.expect("web role binds");
     TestApp {
-        base: format!("http://{addr}"),
+        web: Web::at(format!("http://{addr}")),
         running,
-        http: client(),
     }
 }
 
@@ -84,7 +107,7 @@ pub struct Answer {
     pub json: Value,
 }
 
-impl TestApp {
+impl Web {
     /// POSTs a JSON body.
     pub async fn post_json(&self, path: &str, body: &Value) -> Answer {
         let res = self
