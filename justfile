@@ -128,7 +128,8 @@ e2e: web
     cargo build -p server --locked
     cd e2e && npx playwright test
 
-# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL); with a
+# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL, the queue
+# under load: 200 analyses against 2 worker processes, HTTP only then with Chromium); with a
 # corpus folder (`just bench /path/to/corpus`), also Sitelens next to Lighthouse on its pages.
 bench corpus="": wasm
     cargo bench -p domain --bench domain -- --noplot
@@ -137,6 +138,8 @@ bench corpus="": wasm
     cargo bench -p analyzer --bench analyzer
     cargo bench -p analyzer --bench browser
     cargo bench -p server --bench load
+    cargo bench -p server --bench queue
+    SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs
     cd e2e && node lighthouse.mjs
     if [ -n "{{corpus}}" ]; then just bench-corpus "{{corpus}}"; fi
