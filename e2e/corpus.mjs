@@ -1,6 +1,6 @@
 // Sitelens next to Lighthouse 12.8.2 on a corpus of real public pages (issue #11's check).
 //
-//   node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S]
+//   node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S] [--artifacts]
 //
 // CORPUS_DIR holds corpus.json ({sites: [{name, root, source, pages}]}) and the sites' files,
 // kept outside the repository. Each site is served from its folder on 127.0.0.1 the way a static
@@ -16,6 +16,9 @@
 // LIGHTHOUSE_BIN names Lighthouse's CLI (the recipe installs it before entering the namespace);
 // SITELENS_BIN the sitelens binary (default target/release/sitelens). Every run of a tool is cut
 // off after --timeout seconds (default 180) and then counts as a hang: a failure, not a stall.
+// --artifacts keeps what Lighthouse gathered for each page (its devtools log and trace, in
+// OUT/<page>.artifacts), so `cargo run -p analyzer --example lighthouse_replay -- DIR` can replay
+// Lighthouse's own load through our simulation and tell simulation gaps from observation gaps.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -35,7 +38,7 @@ const flag = (name) => {
 };
 const corpusDir = resolve(args.find((a, i) => !a.startsWith("--") && !VALUED.includes(args[i - 1])) ?? "");
 if (!existsSync(join(corpusDir, "corpus.json"))) {
-  console.error("usage: node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S]");
+  console.error("usage: node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S] [--artifacts]");
   process.exit(2);
 }
 const timeoutMs = Number(flag("--timeout") ?? 180) * 1000;
@@ -43,6 +46,7 @@ const maxPages = Number(flag("--pages") ?? Infinity);
 const only = flag("--only");
 const reuse = flag("--skip-lighthouse");
 const useServer = !args.includes("--no-server");
+const keepArtifacts = args.includes("--artifacts");
 const out = process.env.OUT ?? `/tmp/sitelens-corpus-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 mkdirSync(out, { recursive: true });
 const sitelens = process.env.SITELENS_BIN ?? join(repo, "target/release/sitelens");
@@ -161,7 +165,15 @@ async function lighthouse(url, file) {
   }
   const r = await run(
     lighthouseBin,
-    [url, "--quiet", "--output=json", `--output-path=${join(out, file)}`, "--only-categories=performance,accessibility,best-practices,seo", `--chrome-flags=${chromeFlags}`],
+    [
+      url,
+      "--quiet",
+      "--output=json",
+      `--output-path=${join(out, file)}`,
+      "--only-categories=performance,accessibility,best-practices,seo",
+      `--chrome-flags=${chromeFlags}`,
+      ...(keepArtifacts ? [`-GA=${join(out, file.replace(/\.lighthouse\.json$/, ".artifacts"))}`] : []),
+    ],
     { CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
   );
   if (r.code !== 0 || !existsSync(join(out, file))) return { error: r.stderr.trim().split("\n").slice(-1)[0] || `exit ${r.code}`, seconds: r.seconds };

@@ -282,11 +282,13 @@ pub enum LabConditions {
     /// Lighthouse's mobile test and PageSpeed Insights report them
     /// ([`crate::throttling::MOBILE_SLOW_4G`]).
     SimulatedMobile,
-    /// Simulated on Lighthouse's desktop preset ([`crate::throttling::DESKTOP_DENSE_4G`]).
+    /// Simulated on Lighthouse's desktop preset ([`crate::throttling::DESKTOP_DENSE_4G`]), from
+    /// the same load as the phone figures (its CLS is that load's).
     SimulatedDesktop,
     /// As the page loaded on the analysing server's own connection, emulating a phone.
     ObservedMobile,
-    /// As the page loaded on the analysing server's own connection, as a desktop.
+    /// As the page loaded on the analysing server's own connection, as a desktop. Reports written
+    /// before the page was loaded once, as a phone, have these figures; new ones do not.
     ObservedDesktop,
 }
 

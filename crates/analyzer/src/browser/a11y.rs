@@ -194,36 +194,11 @@ const RUN: &str = r#"async (ids) => {
   });
 }"#;
 
-/// The rules run on each device's load: all of Lighthouse's on the phone, as Lighthouse runs
+/// The rules axe-core runs: all of Lighthouse's, on the phone layout, as Lighthouse runs
 /// axe-core on its mobile-emulated page (layout-dependent rules such as colour contrast and
-/// target size judge that layout), none on the desktop, so axe-core is compiled and run once.
-pub fn rules_for(device: super::Device) -> Vec<&'static str> {
-    if device == super::Device::Mobile {
-        LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect()
-    } else {
-        Vec::new()
-    }
-}
-
-/// One result from the two halves of the rules; an error on one side is kept only when the
-/// other side failed too.
-pub fn combine(
-    a: Option<Result<AxeResults, String>>,
-    b: Option<Result<AxeResults, String>>,
-) -> Option<Result<AxeResults, String>> {
-    match (a, b) {
-        (Some(Ok(mut x)), Some(Ok(y))) => {
-            x.violations.extend(y.violations);
-            x.passes.extend(y.passes);
-            x.incomplete.extend(y.incomplete);
-            x.inject_ms = x.inject_ms.max(y.inject_ms);
-            x.run_ms = x.run_ms.max(y.run_ms);
-            Some(Ok(x))
-        }
-        (Some(Ok(x)), _) | (_, Some(Ok(x))) => Some(Ok(x)),
-        (Some(Err(e)), _) | (_, Some(Err(e))) => Some(Err(e)),
-        (None, None) => None,
-    }
+/// target size judge that layout).
+pub fn lighthouse_rules() -> Vec<&'static str> {
+    LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect()
 }
 
 /// The main frame's context of [`AXE_WORLD`] (created by the holder script when the tab was
@@ -400,18 +375,6 @@ pub fn assess(axe: &Result<AxeResults, String>) -> AccessibilityResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_two_loads_share_the_rules_once() {
-        let mut all = rules_for(crate::browser::Device::Desktop);
-        let mobile = rules_for(crate::browser::Device::Mobile);
-        assert!(mobile.contains(&"color-contrast") && mobile.contains(&"target-size"));
-        all.extend(mobile);
-        all.sort_unstable();
-        let mut want: Vec<&str> = LIGHTHOUSE_WEIGHTS.iter().map(|(id, _)| *id).collect();
-        want.sort_unstable();
-        assert_eq!(all, want);
-    }
 
     #[test]
     fn weights_follow_lighthouse() {

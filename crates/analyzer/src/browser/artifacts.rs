@@ -31,7 +31,11 @@ pub fn observed_load(
         .get("traceEvents")
         .or(Some(trace_json))
         .and_then(Value::as_array)?;
-    let main = trace::main_thread(events, &frame);
+    let mut main = trace::main_thread(events, &frame);
+    // Lighthouse times a task by the wall clock; a replay of its load keeps its method.
+    for e in &mut main.events {
+        e.tdur = None;
+    }
     Some(ObservedLoad {
         requests: state.simulation_requests(),
         main_thread: main.events,

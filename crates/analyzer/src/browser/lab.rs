@@ -1,4 +1,10 @@
-//! One device run and the lab metrics it yields.
+//! One measurement run in one tab: the page loads once, emulating Lighthouse's phone and traced,
+//! and is measured; then the same tab shows the loaded page on the desktop screen for the desktop
+//! screenshot and design facts.
+//!
+//! A second load on a desktop screen would cost as much processor time as the first and add
+//! nothing Lighthouse's mobile test reads: the desktop figures are the same traced load
+//! simulated on the desktop preset, as Lighthouse also derives both presets from one model.
 //!
 //! # How each figure is measured
 //!
@@ -58,20 +64,31 @@ const MOBILE_UA: &str = "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) Ap
 /// The desktop User-Agent.
 const DESKTOP_UA: &str = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
-/// Everything one device run produced.
+/// The loaded page shown on the desktop screen (1280x800, no touch), without a second load.
+#[derive(Debug, Clone, Default)]
+pub struct DesktopView {
+    /// First-viewport PNG at 1280x800.
+    pub screenshot: Option<Vec<u8>>,
+    /// Design facts at desktop width.
+    pub design: Option<design::DesignProbe>,
+    /// Whether the page settled after the switch (responsive images it then asked for loaded).
+    pub settled: bool,
+}
+
+/// Everything one measurement run produced.
 #[derive(Debug, Clone)]
 pub struct DeviceRun {
-    /// Which emulation.
-    pub device: Device,
-    /// Lab metrics.
+    /// Lab metrics of the load (as a phone).
     pub metrics: LabMetrics,
     /// Page facts for best practices.
     pub collected: Collected,
-    /// First-viewport PNG.
+    /// First-viewport PNG at the phone screenshot size (375x667).
     pub screenshot: Option<Vec<u8>>,
-    /// Design facts.
+    /// Design facts on the phone.
     pub design: Option<design::DesignProbe>,
-    /// axe-core results for this load's share of the rules.
+    /// The same page on the desktop screen.
+    pub desktop: DesktopView,
+    /// axe-core results (Lighthouse's rules, on the phone layout).
     pub axe: Option<Result<a11y::AxeResults, String>>,
     /// Console and DevTools issues.
     pub log: PageLog,
@@ -85,17 +102,6 @@ pub struct DeviceRun {
     pub steps: Vec<(&'static str, f64)>,
     /// The load as the simulation reads it, when this run was traced.
     pub observed: Option<Result<crate::simulation::ObservedLoad, String>>,
-}
-
-/// How a device run is traced and what it tells the run that waits for it.
-#[derive(Default)]
-pub struct Tracing<'a> {
-    /// Trace this load, holding this lock while the trace runs (Chromium traces one page at a
-    /// time).
-    pub slot: Option<&'a tokio::sync::Mutex<()>>,
-    /// Told when the load is settled and its trace collected, so another load can start
-    /// without competing with this one for the processor.
-    pub loaded: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 /// Prepare a blank tab for `device`: viewport and touch emulation, User-Agent, the lab
@@ -138,17 +144,18 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
     Ok(())
 }
 
-/// Load `url` in `page` as `device` and measure everything. `prepared` says whether
-/// [`prepare`] already ran on this tab.
+/// Load `url` in `page` as a phone and measure everything, then show it on the desktop screen.
+/// `prepared` says whether [`prepare`] already ran on this tab. With `trace_slot` the load is
+/// traced, holding the slot while the trace runs (Chromium traces one page at a time).
 pub async fn run(
     page: &Page,
-    device: Device,
     url: &str,
     guard: &RequestGuard,
     settings: &BrowserSettings,
     prepared: bool,
-    tracing: Tracing<'_>,
+    trace_slot: Option<&tokio::sync::Mutex<()>>,
 ) -> Result<DeviceRun, BrowserError> {
+    let device = Device::Mobile;
     let started = Instant::now();
     let mut steps: Vec<(&'static str, f64)> = Vec::new();
     let mut mark = Instant::now();
@@ -162,8 +169,7 @@ pub async fn run(
         prepare(page, device, false).await?;
     }
     let (net, log) = record(page, guard).await?;
-    let Tracing { slot, loaded } = tracing;
-    let held = match slot {
+    let held = match trace_slot {
         Some(slot) => Some(slot.lock().await),
         None => None,
     };
@@ -225,12 +231,11 @@ pub async fn run(
         });
     }
     step("load");
-    let settled = settle(page, &net, settings).await;
+    let settled = settle(page, &net, settings.quiet_window, settings.max_settle).await;
     step("settle");
 
     // The trace is collected (browser-side work) while the page is inspected: a clock sync
     // marker sets where the load ends in the trace, so the inspection's own tasks are left out.
-    // The run waiting for this one starts once the trace is in.
     let stop = async {
         let t = Instant::now();
         let events = match recording {
@@ -238,9 +243,6 @@ pub async fn run(
             None => None,
         };
         drop(held);
-        if let Some(tx) = loaded {
-            let _ = tx.send(());
-        }
         (events, t.elapsed().as_secs_f64() * 1000.0)
     };
     let inspect_all = async {
@@ -254,15 +256,42 @@ pub async fn run(
             serde_json::from_str(&raw).map_err(|e| BrowserError::Protocol(e.to_string()))?;
         let collect_ms = t.elapsed().as_secs_f64() * 1000.0;
         let (shot, inspected) = inspect_and_shoot(page, device, settings).await;
-        Ok::<_, BrowserError>((collected, collect_ms, shot, inspected))
+        // The load's records as it left them: what the desktop view asks for (responsive
+        // images) is not part of the load.
+        let records = net
+            .lock()
+            .map(|s| {
+                (
+                    s.requests.clone(),
+                    s.document_headers.clone(),
+                    s.documents.clone(),
+                    s.simulation_requests(),
+                )
+            })
+            .unwrap_or_default();
+        let t = Instant::now();
+        let desktop = desktop_view(page, &net, settings).await;
+        let desktop_ms = t.elapsed().as_secs_f64() * 1000.0;
+        Ok::<_, BrowserError>((
+            collected, collect_ms, shot, inspected, records, desktop, desktop_ms,
+        ))
     };
     let ((trace_events, trace_ms), inspected) = tokio::join!(stop, inspect_all);
-    let (collected, collect_ms, (screenshot, shot_ms), (design, design_ms, axe)) = inspected?;
-    step("trace+collect+screenshot+design+axe");
+    let (
+        collected,
+        collect_ms,
+        (screenshot, shot_ms),
+        (design, design_ms, axe),
+        (requests, document_headers, documents, sim_requests),
+        desktop,
+        desktop_ms,
+    ) = inspected?;
+    step("trace+collect+screenshot+design+axe+desktop");
     steps.push(("(trace)", trace_ms));
     steps.push(("(collect)", collect_ms));
     steps.push(("(screenshot)", shot_ms));
     steps.push(("(design)", design_ms));
+    steps.push(("(desktop view)", desktop_ms));
     let mut axe_ms = 0.0;
     if let Some(Ok(a)) = &axe {
         axe_ms = a.inject_ms + a.run_ms;
@@ -270,17 +299,6 @@ pub async fn run(
         steps.push(("(axe-run)", a.run_ms));
     }
 
-    let (requests, document_headers, documents, sim_requests) = net
-        .lock()
-        .map(|s| {
-            (
-                s.requests.clone(),
-                s.document_headers.clone(),
-                s.documents.clone(),
-                s.simulation_requests(),
-            )
-        })
-        .unwrap_or_default();
     let page_url = if collected.final_url.is_empty() {
         url.to_owned()
     } else {
@@ -327,11 +345,11 @@ pub async fn run(
     };
     let log = log.lock().map(|l| l.clone()).unwrap_or_default();
     Ok(DeviceRun {
-        device,
         metrics,
         collected,
         screenshot,
         design,
+        desktop,
         axe,
         log,
         document_headers,
@@ -381,7 +399,6 @@ async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
         .map_err(|e| BrowserError::Protocol(e.to_string()))
 }
 
-/// Wait until no request has been in flight for the quiet window, at most `max_settle`.
 /// The screenshot, the design facts and axe-core's results of the loaded page. The screenshot is
 /// taken by the compositor while the page's main thread reads the design facts and runs
 /// axe-core, so the two proceed side by side, unless the load was measured on another screen
@@ -419,9 +436,8 @@ async fn inspect_and_shoot(
             .map_err(|e| tracing::warn!(error = %e, "design probe failed"))
             .ok();
         let design_ms = t.elapsed().as_secs_f64() * 1000.0;
-        let rules = a11y::rules_for(device);
-        let axe = if settings.accessibility && !rules.is_empty() {
-            Some(a11y::run_axe(page, &rules).await)
+        let axe = if settings.accessibility {
+            Some(a11y::run_axe(page, &a11y::lighthouse_rules()).await)
         } else {
             None
         };
@@ -449,8 +465,63 @@ async fn inspect_and_shoot(
     (shot, inspected)
 }
 
-/// Returns whether the page settled (false: `max_settle` ran out first).
-async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSettings) -> bool {
+/// How long the desktop view waits for what the wider layout asks for (larger responsive
+/// images, lazy images now on screen) before it is photographed as it stands.
+const DESKTOP_SETTLE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Show the loaded page on the desktop screen: 1280x800 at device pixel ratio 1, no touch, and
+/// the desktop User-Agent for anything it asks for next. Media queries and layout follow the
+/// new screen; the page is not loaded again. Once what the new layout asked for has loaded (at
+/// most [`DESKTOP_SETTLE`]), the desktop screenshot is taken while the design facts are read.
+async fn desktop_view(
+    page: &Page,
+    net: &Arc<Mutex<NetState>>,
+    settings: &BrowserSettings,
+) -> DesktopView {
+    let (width, height) = Device::Desktop.viewport();
+    let ua = format!("{DESKTOP_UA} {}", crate::config::USER_AGENT);
+    let switched = async {
+        let no_touch = SetTouchEmulationEnabledParams::builder()
+            .enabled(false)
+            .build()
+            .map_err(BrowserError::Protocol)?;
+        tokio::try_join!(
+            page.execute(SetDeviceMetricsOverrideParams::new(
+                i64::from(width),
+                i64::from(height),
+                1.0,
+                false,
+            )),
+            page.execute(no_touch),
+            page.execute(SetUserAgentOverrideParams::new(ua)),
+        )?;
+        Ok::<_, BrowserError>(())
+    };
+    if let Err(e) = switched.await {
+        tracing::warn!(error = %e, "could not show the page on the desktop screen");
+        return DesktopView::default();
+    }
+    let settled = settle(page, net, settings.quiet_window, DESKTOP_SETTLE).await;
+    let (shot, design) = tokio::join!(screenshot(page), design::probe(page));
+    DesktopView {
+        screenshot: shot
+            .map_err(|e| tracing::warn!(error = %e, "desktop screenshot failed"))
+            .ok(),
+        design: design
+            .map_err(|e| tracing::warn!(error = %e, "desktop design probe failed"))
+            .ok(),
+        settled,
+    }
+}
+
+/// Wait until no request has been in flight for `quiet_window` and the page looks done, at most
+/// `max`. Returns whether the page settled (false: `max` ran out first).
+async fn settle(
+    page: &Page,
+    net: &Arc<Mutex<NetState>>,
+    quiet_window: std::time::Duration,
+    max: std::time::Duration,
+) -> bool {
     let start = Instant::now();
     let tick = std::time::Duration::from_millis(10);
     let activity = || {
@@ -461,10 +532,10 @@ async fn settle(page: &Page, net: &Arc<Mutex<NetState>>, settings: &BrowserSetti
     loop {
         let (inflight, last) = activity();
         let quiet_since = last.map_or(start.elapsed(), |l| l.elapsed());
-        if start.elapsed() >= settings.max_settle {
+        if start.elapsed() >= max {
             return false;
         }
-        if inflight == 0 && quiet_since >= settings.quiet_window {
+        if inflight == 0 && quiet_since >= quiet_window {
             // A round trip through the page's main thread: a long task that ran during the
             // quiet window may have started new requests, which must settle too.
             // The page must also have painted (metrics read before FCP are meaningless) and

@@ -1,10 +1,11 @@
 //! Fold a [`BrowserReport`] into an [`AnalysisReport`] built from the HTTP side.
 //!
 //! What changes:
-//! - `performanceAnalysis`: the desktop load's FCP, LCP, CLS, TBT, Speed Index, TTI, load time,
-//!   page size (bytes on the wire) and request count replace the spec's fallback values and
-//!   leave `estimated`; `mobileScore` is the mobile load's Lighthouse-style score; the rings
-//!   get the desktop performance score, the axe-core accessibility score and the
+//! - `performanceAnalysis`: the headline lab figures (the load simulated on Lighthouse's mobile
+//!   preset, or as observed when it could not be simulated), the load time, page size (bytes on
+//!   the wire) and request count replace the spec's fallback values and leave `estimated`;
+//!   `mobileScore` is the load's Lighthouse-style mobile score; the rings get that score, the
+//!   axe-core accessibility score and the
 //!   best-practices score (SEO stays as the HTTP side computed it); diagnostics are regenerated
 //!   from the measured figures (`domain::performance::generate_diagnostics`) plus the browser's
 //!   own (render-blocking, images, TBT, CLS, weight, third parties); paid reports get the
@@ -13,7 +14,7 @@
 //!   and an Accessibility group (findings carry Lighthouse audit ids); groups with the same
 //!   title are merged, findings with an id already present are skipped.
 //! - `technicalAnalysis`: a Best Practices group.
-//! - `scores`: design from all design findings, performance = the desktop lab score, overall
+//! - `scores`: design from all design findings, performance = the headline lab score, overall
 //!   recomputed with `domain::score::overall_score`.
 //! - `actionItems`: non-good browser findings are added (issue high, audited warning medium,
 //!   other warnings low) and re-sorted by `domain`.

@@ -4,10 +4,12 @@
 //! - [`BrowserPool`] owns one Chromium process (restarted when it dies), hands out a bounded
 //!   number of tabs and sends every request a page makes through a guarding proxy that applies
 //!   the SSRF policy ([`proxy`]).
-//! - [`BrowserPool::measure`] loads the page twice at once, as a 1280x800 desktop and as a
-//!   phone (Lighthouse's 412x823 screen, screenshot at 375x667), and returns a [`BrowserReport`]: lab metrics ([`lab`]), PNG screenshots,
-//!   colours, fonts and design groups ([`design`]), axe-core accessibility findings with
-//!   Lighthouse's audit ids and weights ([`a11y`]), best-practice findings ([`practices`]).
+//! - [`BrowserPool::measure`] loads the page once as Lighthouse's phone (412x823), traced, and
+//!   then shows it on a 1280x800 desktop screen without loading it again, and returns a
+//!   [`BrowserReport`]: lab metrics ([`lab`]) and the load simulated on Lighthouse's presets
+//!   ([`crate::simulation`]), PNG screenshots (375x667 and 1280x800), colours, fonts and design
+//!   groups ([`design`]), axe-core accessibility findings with Lighthouse's audit ids and
+//!   weights ([`a11y`]), best-practice findings ([`practices`]).
 //! - [`merge::merge_into`] folds a [`BrowserReport`] into an [`AnalysisReport`]: measured
 //!   figures replace the spec's fallbacks and leave `estimated`.
 //! - [`premium::premium_optimizations`] derives the Premium Optimization Suite data.
@@ -55,11 +57,12 @@ pub struct BrowserSettings {
     pub chromium: Option<PathBuf>,
     /// Most tabs open at once across all analyses; further measurements wait for a free tab.
     pub max_tabs: usize,
-    /// Tabs per device kept open and prepared ahead of need (each in its own fresh context).
+    /// Tabs kept open and prepared ahead of need (each in its own fresh context).
     pub spare_tabs: usize,
     /// Time limit of launching Chromium.
     pub launch_timeout: Duration,
-    /// Time limit of one device run (load, settle, collect, screenshot, axe-core).
+    /// Time limit of one measurement run (load, settle, collect, screenshots, axe-core, the
+    /// desktop view).
     pub page_timeout: Duration,
     /// How long to wait for the load event; a page still loading then (a resource that never
     /// finishes) is measured as it stands, without a load time.
@@ -72,7 +75,7 @@ pub struct BrowserSettings {
     pub quiet_window: Duration,
     /// Upper bound of the wait for a quiet network after the load event.
     pub max_settle: Duration,
-    /// Run axe-core (accessibility), its rules split between the two loads.
+    /// Run axe-core (accessibility) on the loaded page.
     pub accessibility: bool,
 }
 
@@ -278,20 +281,17 @@ pub fn png_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PhaseTimings {
-    /// Waiting for a tab (pool saturation).
+    /// Waiting for a tab (pool saturation, or opening one when no spare was ready).
     pub queue_ms: f64,
-    /// Desktop run, end to end.
-    pub desktop_ms: f64,
-    /// Mobile run, end to end.
-    pub mobile_ms: f64,
-    /// axe-core, the longer of the two loads' shares.
+    /// The run in its tab, end to end.
+    pub run_ms: f64,
+    /// axe-core (loading and running it).
     pub axe_ms: f64,
-    /// The whole measurement.
+    /// The whole measurement (with Chromium's launch when it was not running yet).
     pub total_ms: f64,
-    /// Desktop steps (setup, load, settle, collect, screenshot, design), ms.
-    pub desktop_steps: Vec<(String, f64)>,
-    /// Mobile steps, ms.
-    pub mobile_steps: Vec<(String, f64)>,
+    /// The run's steps (setup, load, settle, then trace, collect, screenshot, design, axe and the
+    /// desktop view side by side), ms.
+    pub steps: Vec<(String, f64)>,
 }
 
 /// Everything the browser measured for one page.
@@ -299,14 +299,12 @@ pub struct PhaseTimings {
 pub struct BrowserReport {
     /// The address requested.
     pub url: String,
-    /// The address the desktop load ended on.
+    /// The address the load ended on.
     pub final_url: String,
-    /// Desktop lab metrics.
-    pub desktop: LabMetrics,
-    /// Mobile lab metrics.
+    /// Lab metrics of the load (as a phone).
     pub mobile: LabMetrics,
-    /// Lighthouse-style desktop performance score, 0-100: the simulated desktop figures (the
-    /// observed ones when the load could not be simulated) and the desktop load's CLS.
+    /// Lighthouse-style desktop performance score, 0-100: the load simulated on the desktop
+    /// preset, with the load's CLS; `None` when the load could not be simulated.
     pub desktop_score: Option<u32>,
     /// Lighthouse-style mobile performance score, 0-100: the simulated mobile figures (the
     /// observed ones when the load could not be simulated) and the mobile load's CLS.
@@ -331,7 +329,7 @@ pub struct BrowserReport {
     pub accessibility: AccessibilityResult,
     /// Best practices.
     pub best_practices: BestPracticesResult,
-    /// Requests the SSRF guard refused, from both loads.
+    /// Requests the SSRF guard refused.
     pub refused: Vec<RefusedRequest>,
     /// Where the time went.
     pub timings: PhaseTimings,
@@ -360,7 +358,8 @@ fn simulated_values(e: &crate::simulation::Estimates, cls: f64) -> domain::score
 
 impl BrowserReport {
     /// Every set of lab figures, the headline first: simulated mobile, simulated desktop,
-    /// observed mobile, observed desktop (the observed ones first when there is no simulation).
+    /// observed mobile (the observed one alone when there is no simulation). The simulated
+    /// desktop figures carry the load's CLS: the page was loaded once, as a phone.
     pub fn lab_runs(&self) -> Vec<domain::report::LabRun> {
         use domain::report::{LabConditions, LabRun};
         let observed = |conditions, m: &LabMetrics, device: Device| LabRun {
@@ -385,7 +384,7 @@ impl BrowserReport {
                 (
                     LabConditions::SimulatedDesktop,
                     &s.desktop,
-                    self.desktop.cumulative_layout_shift,
+                    self.mobile.cumulative_layout_shift,
                     self.desktop_score,
                 ),
             ] {
@@ -406,24 +405,18 @@ impl BrowserReport {
             &self.mobile,
             Device::Mobile,
         ));
-        runs.push(observed(
-            LabConditions::ObservedDesktop,
-            &self.desktop,
-            Device::Desktop,
-        ));
         runs
     }
 }
 
-/// Build the report of one measurement from its two device runs.
+/// Build the report of one measurement from its run.
 pub(crate) fn assemble(
     url: &str,
-    desktop: lab::DeviceRun,
-    mobile: lab::DeviceRun,
+    run: lab::DeviceRun,
     refused: Vec<RefusedRequest>,
     timings: PhaseTimings,
 ) -> BrowserReport {
-    let observed_load = match &mobile.observed {
+    let observed_load = match &run.observed {
         Some(Ok(load)) => Ok(load.clone()),
         Some(Err(e)) => Err(e.clone()),
         None => Err("the load was not traced".to_owned()),
@@ -432,16 +425,16 @@ pub(crate) fn assemble(
         .as_ref()
         .map_err(Clone::clone)
         .and_then(|load| {
-            let run =
+            let simulate =
                 |preset| crate::simulation::simulate(load, &preset).map_err(|e| e.to_string());
-            let wasted: std::collections::HashMap<String, f64> = mobile
+            let wasted: std::collections::HashMap<String, f64> = run
                 .metrics
                 .images
                 .iter()
                 .filter(|i| i.wasted_bytes > 0.0)
                 .map(|i| (i.url.clone(), i.wasted_bytes))
                 .collect();
-            let lcp_url = mobile
+            let lcp_url = run
                 .metrics
                 .lcp_element
                 .as_deref()
@@ -458,8 +451,8 @@ pub(crate) fn assemble(
                 })
                 .flatten();
             Ok(Simulated {
-                mobile: run(domain::throttling::MOBILE_SLOW_4G)?,
-                desktop: run(domain::throttling::DESKTOP_DENSE_4G)?,
+                mobile: simulate(domain::throttling::MOBILE_SLOW_4G)?,
+                desktop: simulate(domain::throttling::DESKTOP_DENSE_4G)?,
                 image_savings,
             })
         });
@@ -471,44 +464,49 @@ pub(crate) fn assemble(
         Err(e) => (None, Some(e)),
     };
     let observed_load = observed_load.ok();
-    let (desktop_values, mobile_values) = match &simulated {
-        Some(s) => (
-            simulated_values(&s.desktop, desktop.metrics.cumulative_layout_shift),
-            simulated_values(&s.mobile, mobile.metrics.cumulative_layout_shift),
-        ),
-        None => (desktop.metrics.lab_values(), mobile.metrics.lab_values()),
+    let cls = run.metrics.cumulative_layout_shift;
+    let mobile_values = match &simulated {
+        Some(s) => simulated_values(&s.mobile, cls),
+        None => run.metrics.lab_values(),
     };
-    let desktop_score =
-        domain::score::performance_score(&desktop_values, Device::Desktop.form_factor());
     let mobile_score =
         domain::score::performance_score(&mobile_values, Device::Mobile.form_factor());
-    let axe = a11y::combine(desktop.axe.clone(), mobile.axe.clone());
-    let accessibility = axe.as_ref().map(a11y::assess).unwrap_or_default();
-    let axe_ok = axe.as_ref().and_then(|r| r.as_ref().ok());
-    let best_practices = practices::assess(&desktop, mobile.design.as_ref());
-    let probes: Vec<&design::DesignProbe> =
-        desktop.design.iter().chain(mobile.design.iter()).collect();
-    let design_groups = match &desktop.design {
+    let desktop_score = simulated.as_ref().and_then(|s| {
+        domain::score::performance_score(
+            &simulated_values(&s.desktop, cls),
+            Device::Desktop.form_factor(),
+        )
+    });
+    let accessibility = run.axe.as_ref().map(a11y::assess).unwrap_or_default();
+    let axe_ok = run.axe.as_ref().and_then(|r| r.as_ref().ok());
+    let best_practices = practices::assess(&run);
+    let desktop_design = run.desktop.design.as_ref();
+    let probes: Vec<&design::DesignProbe> = desktop_design
+        .iter()
+        .copied()
+        .chain(run.design.iter())
+        .collect();
+    // The desktop view's facts lead the design groups; the phone's stand in when the view failed.
+    let design_groups = match desktop_design.or(run.design.as_ref()) {
         Some(d) => design::groups(
             d,
-            mobile.design.as_ref(),
-            &desktop.metrics,
+            run.design.as_ref(),
+            &run.metrics,
             axe_ok,
-            desktop.collected.viewport.as_deref(),
+            run.collected.viewport.as_deref(),
         ),
         None => Vec::new(),
     };
-    let nav_items = desktop
-        .design
-        .as_ref()
+    let nav_items = desktop_design
+        .or(run.design.as_ref())
         .map(|d| d.nav_items.clone())
         .unwrap_or_default();
     BrowserReport {
         url: url.to_owned(),
-        final_url: if desktop.collected.final_url.is_empty() {
+        final_url: if run.collected.final_url.is_empty() {
             url.to_owned()
         } else {
-            desktop.collected.final_url.clone()
+            run.collected.final_url.clone()
         },
         desktop_score,
         mobile_score,
@@ -524,11 +522,10 @@ pub(crate) fn assemble(
         refused,
         timings,
         screenshots: ScreenshotImages {
-            desktop: desktop.screenshot,
-            mobile: mobile.screenshot,
+            desktop: run.desktop.screenshot,
+            mobile: run.screenshot,
         },
-        desktop: desktop.metrics,
-        mobile: mobile.metrics,
+        mobile: run.metrics,
     }
 }
 

@@ -1,14 +1,14 @@
 //! The Chromium pool: one browser process shared by every analysis, a bounded number of tabs,
 //! a relaunch when the process dies, and time limits on every step.
 //!
-//! Each device run opens its own browser context (separate cookies, storage and service
+//! Each measurement opens its own browser context (separate cookies, storage and service
 //! workers) and its own tab, and closes both afterwards, so concurrent analyses never see each
 //! other's state. Every context sends its traffic through its own guarding proxy
 //! ([`ContextProxy`]). Chromium gets its own `--user-data-dir` per launch, removed when the
 //! process is replaced or the pool is dropped.
 //!
-//! Tabs for the next measurement (one per device, each in a fresh context with its proxy, and
-//! prepared for its device) are opened when a measurement's tabs close, so that work never
+//! Tabs for the next measurement (each in a fresh context with its proxy, prepared for the phone
+//! and with axe-core compiled) are opened when a measurement's tab closes, so that work never
 //! competes with a measurement for the processor.
 
 use std::path::PathBuf;
@@ -43,8 +43,8 @@ struct Instance {
     /// creating a context and a tab costs a few hundred milliseconds that no measurement
     /// should wait for.
     spares: std::sync::Mutex<Vec<Spare>>,
-    /// Spares being opened right now, desktop and mobile.
-    refilling: [AtomicUsize; 2],
+    /// Spares being opened right now.
+    refilling: AtomicUsize,
     /// Tabs being closed and spares being opened: work in the background.
     background: AtomicUsize,
     /// Woken when the background work ends.
@@ -53,7 +53,6 @@ struct Instance {
 
 /// A prepared blank tab waiting for a measurement.
 struct Spare {
-    device: Device,
     page: Page,
     context: BrowserContextId,
     proxy: ContextProxy,
@@ -106,21 +105,15 @@ impl Instance {
         }
     }
 
-    fn take_spare(&self, device: Device) -> Option<Spare> {
-        let mut spares = self.spares.lock().ok()?;
-        let i = spares.iter().position(|s| s.device == device)?;
-        Some(spares.swap_remove(i))
+    fn take_spare(&self) -> Option<Spare> {
+        self.spares.lock().ok()?.pop()
     }
 
-    /// Open spares for `device` in the background until `target` are ready. Spares are
-    /// prepared for their device ([`lab::prepare`]), so a measurement starts with navigation.
-    fn refill(self: &Arc<Self>, device: Device, target: usize) {
-        let slot = &self.refilling[usize::from(device == Device::Mobile)];
-        let ready = self
-            .spares
-            .lock()
-            .map(|s| s.iter().filter(|s| s.device == device).count())
-            .unwrap_or(target);
+    /// Open spares in the background until `target` are ready. Spares are prepared for the
+    /// phone with axe-core compiled ([`lab::prepare`]), so a measurement starts with navigation.
+    fn refill(self: &Arc<Self>, target: usize) {
+        let slot = &self.refilling;
+        let ready = self.spares.lock().map(|s| s.len()).unwrap_or(target);
         let missing = target.saturating_sub(ready + slot.load(Ordering::Acquire));
         for _ in 0..missing {
             slot.fetch_add(1, Ordering::AcqRel);
@@ -132,10 +125,8 @@ impl Instance {
                         .await
                         .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?;
                     let (page, context) = this.blank_tab(Some(&proxy)).await?;
-                    // Only the phone runs axe-core, so only its tabs compile it ahead.
-                    match lab::prepare(&page, device, device == Device::Mobile).await {
+                    match lab::prepare(&page, Device::Mobile, true).await {
                         Ok(()) => Ok(Spare {
-                            device,
                             page,
                             context,
                             proxy,
@@ -148,8 +139,7 @@ impl Instance {
                     }
                 }
                 .await;
-                this.refilling[usize::from(device == Device::Mobile)]
-                    .fetch_sub(1, Ordering::AcqRel);
+                this.refilling.fetch_sub(1, Ordering::AcqRel);
                 match opened {
                     Ok(spare) => {
                         if let Ok(mut s) = this.spares.lock() {
@@ -241,8 +231,7 @@ impl BrowserPool {
     /// opens its own tabs and nothing else competes with its load for the processor.
     pub async fn warm(&self) -> Result<(), BrowserError> {
         let instance = self.instance().await?;
-        instance.refill(Device::Desktop, self.settings.spare_tabs);
-        instance.refill(Device::Mobile, self.settings.spare_tabs);
+        instance.refill(self.settings.spare_tabs);
         Ok(())
     }
 
@@ -322,7 +311,7 @@ impl BrowserPool {
             handler,
             dir,
             spares: std::sync::Mutex::new(Vec::new()),
-            refilling: [AtomicUsize::new(0), AtomicUsize::new(0)],
+            refilling: AtomicUsize::new(0),
             background: AtomicUsize::new(0),
             idle: Notify::new(),
         });
@@ -395,13 +384,13 @@ impl BrowserPool {
         }
     }
 
-    /// A tab in a fresh browser context for `device` (a prepared spare when one is ready)
-    /// whose traffic `guard` decides, waiting for a free slot. Without a device and a guard:
-    /// an unprepared tab that goes straight to the network (bare navigation).
+    /// A tab in a fresh browser context for a measurement (a prepared spare when one is ready)
+    /// whose traffic `guard` decides, waiting for a free slot. Without a guard: an unprepared
+    /// tab that goes straight to the network (bare navigation).
     async fn open_tab(
         &self,
         instance: &Arc<Instance>,
-        measured: Option<(Device, &RequestGuard)>,
+        guard: Option<&RequestGuard>,
     ) -> Result<Tab, BrowserError> {
         let permit = self
             .tabs
@@ -409,23 +398,23 @@ impl BrowserPool {
             .acquire_owned()
             .await
             .map_err(|e| BrowserError::Protocol(e.to_string()))?;
-        let Some((device, guard)) = measured else {
+        let Some(guard) = guard else {
             let (page, context) = instance.blank_tab(None).await?;
             return Ok(Tab {
                 page,
                 context,
-                device: None,
+                measuring: false,
                 prepared: false,
                 _proxy: None,
                 _permit: permit,
             });
         };
-        if let Some(spare) = instance.take_spare(device) {
+        if let Some(spare) = instance.take_spare() {
             spare.proxy.assign(guard.clone());
             return Ok(Tab {
                 page: spare.page,
                 context: spare.context,
-                device: Some(device),
+                measuring: true,
                 prepared: true,
                 _proxy: Some(spare.proxy),
                 _permit: permit,
@@ -438,7 +427,7 @@ impl BrowserPool {
         Ok(Tab {
             page,
             context,
-            device: Some(device),
+            measuring: true,
             prepared: false,
             _proxy: Some(proxy),
             _permit: permit,
@@ -455,7 +444,7 @@ impl BrowserPool {
             let Tab {
                 page,
                 context,
-                device,
+                measuring,
                 _proxy,
                 _permit,
                 ..
@@ -466,38 +455,33 @@ impl BrowserPool {
             })
             .await;
             drop((_proxy, _permit));
-            if let Some(device) = device
-                && instance.alive.load(Ordering::Acquire)
-            {
-                instance.refill(device, spares);
+            if measuring && instance.alive.load(Ordering::Acquire) {
+                instance.refill(spares);
             }
             drop(busy);
         });
     }
 
-    /// One device run in its own tab, with the page time limit; the tab is always closed.
-    async fn run_device(
+    /// The measurement run in its own tab, with the page time limit; the tab is always closed.
+    async fn run_measurement(
         &self,
         instance: &Arc<Instance>,
-        device: Device,
         url: &str,
         guard: &RequestGuard,
-        tracing: lab::Tracing<'_>,
     ) -> Result<(lab::DeviceRun, f64), BrowserError> {
         let queued = Instant::now();
-        let tab = self.open_tab(instance, Some((device, guard))).await?;
+        let tab = self.open_tab(instance, Some(guard)).await?;
         let queue_ms = queued.elapsed().as_secs_f64() * 1000.0;
         let limit = self.settings.page_timeout;
         let result = tokio::time::timeout(
             limit,
             lab::run(
                 &tab.page,
-                device,
                 url,
                 guard,
                 &self.settings,
                 tab.prepared,
-                tracing,
+                Some(&self.trace_slot),
             ),
         )
         .await
@@ -521,7 +505,7 @@ impl BrowserPool {
         Ok(start.elapsed())
     }
 
-    /// Measure `url` in the browser: desktop and mobile loads at once, screenshots, design,
+    /// Measure `url` in the browser: one traced load as a phone, both screenshots, design,
     /// accessibility and best practices. Retries once on a fresh browser when Chromium died
     /// during the measurement.
     pub async fn measure(&self, url: &str) -> Result<BrowserReport, BrowserError> {
@@ -552,45 +536,17 @@ impl BrowserPool {
         let guard = self.guard.fresh();
         guard.decide(url).await.map_err(BrowserError::Refused)?;
         let instance = self.instance().await?;
-        // The mobile load is traced and simulated; the desktop load starts once it has settled,
-        // so the two do not compete for the processor while the mobile load's tasks are timed
-        // (the desktop load then overlaps the collection of the trace and the inspection).
-        let (loaded, settled) = tokio::sync::oneshot::channel();
-        let mobile_tracing = lab::Tracing {
-            slot: Some(&self.trace_slot),
-            loaded: Some(loaded),
-        };
-        let (desktop, mobile) = tokio::join!(
-            async {
-                let _ = settled.await;
-                self.run_device(
-                    &instance,
-                    Device::Desktop,
-                    url,
-                    &guard,
-                    lab::Tracing::default(),
-                )
-                .await
-            },
-            self.run_device(&instance, Device::Mobile, url, &guard, mobile_tracing),
-        );
+        let result = self.run_measurement(&instance, url, &guard).await;
         if !instance.alive.load(Ordering::Acquire) {
             // Leave the dead instance to be replaced on the next call.
             tracing::warn!("chromium exited during the measurement");
         }
-        let (desktop, dq) = desktop?;
-        let (mobile, mq) = mobile?;
+        let (run, queue_ms) = result?;
         let timings = PhaseTimings {
-            queue_ms: dq.max(mq),
-            desktop_ms: desktop.elapsed_ms,
-            mobile_ms: mobile.elapsed_ms,
-            axe_ms: desktop.axe_ms.max(mobile.axe_ms),
-            desktop_steps: desktop
-                .steps
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), *v))
-                .collect(),
-            mobile_steps: mobile
+            queue_ms,
+            run_ms: run.elapsed_ms,
+            axe_ms: run.axe_ms,
+            steps: run
                 .steps
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), *v))
@@ -598,13 +554,7 @@ impl BrowserPool {
             total_ms: started.elapsed().as_secs_f64() * 1000.0,
         };
         tracing::debug!(?timings, "browser measurement");
-        Ok(super::assemble(
-            url,
-            desktop,
-            mobile,
-            guard.refused(),
-            timings,
-        ))
+        Ok(super::assemble(url, run, guard.refused(), timings))
     }
 }
 
@@ -618,8 +568,8 @@ impl Instance {
 struct Tab {
     page: Page,
     context: BrowserContextId,
-    /// The device it measures (`None` for a bare navigation).
-    device: Option<Device>,
+    /// Whether it measures (false for a bare navigation).
+    measuring: bool,
     /// Prepared for its device by [`lab::prepare`].
     prepared: bool,
     /// The context's proxy, closed with the tab.

@@ -7,7 +7,6 @@ use domain::report::{Finding, FindingType};
 
 use crate::checks::finding;
 
-use super::design::DesignProbe;
 use super::lab::DeviceRun;
 use super::{AuditOutcome, BestPracticesResult, category_score};
 
@@ -73,16 +72,18 @@ fn lighthouse_issues(issues: &[String]) -> (Vec<String>, Vec<String>) {
         .partition(|k| LIGHTHOUSE_ISSUE_KINDS.contains(&k.as_str()))
 }
 
-/// Assess the desktop run (and the mobile design probe for `viewport` and `font-size`).
-pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestPracticesResult {
-    let c = &desktop.collected;
-    let log = &desktop.log;
+/// Assess the measured load (its phone design probe for `viewport` and `font-size`), as
+/// Lighthouse's mobile test assesses its mobile-emulated load.
+pub fn assess(run: &DeviceRun) -> BestPracticesResult {
+    let mobile_design = run.design.as_ref();
+    let c = &run.collected;
+    let log = &run.log;
     let mut audits = Vec::new();
     let mut findings = Vec::new();
 
     // Lighthouse: every request over plain HTTP to a host other than localhost fails the
     // audit, the page's own included, answered or not.
-    let insecure = &desktop.metrics.insecure;
+    let insecure = &run.metrics.insecure;
     let secure = c.secure_context && log.mixed_content.is_empty() && insecure.is_empty();
     audit(
         &mut audits,
@@ -250,7 +251,7 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Remove the paste handlers that cancel the event.",
     );
 
-    let distorted: Vec<String> = desktop
+    let distorted: Vec<String> = run
         .metrics
         .images
         .iter()
@@ -276,7 +277,7 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Keep images in proportion: set one dimension, or use object-fit.",
     );
 
-    let upscaled: Vec<String> = desktop
+    let upscaled: Vec<String> = run
         .metrics
         .images
         .iter()
@@ -333,7 +334,7 @@ pub fn assess(desktop: &DeviceRun, mobile_design: Option<&DesignProbe>) -> BestP
         "Start the document with <!DOCTYPE html>.",
     );
 
-    let header_charset = desktop
+    let header_charset = run
         .document_headers
         .iter()
         .any(|(k, v)| k == "content-type" && v.to_ascii_lowercase().contains("charset="));

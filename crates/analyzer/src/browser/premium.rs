@@ -32,7 +32,7 @@ pub fn premium_optimizations(
     browser: &BrowserReport,
     report: &AnalysisReport,
 ) -> PremiumOptimizations {
-    let m = &browser.desktop;
+    let m = &browser.mobile;
     let images: Vec<ImageOptimization> = m
         .images
         .iter()

@@ -279,6 +279,7 @@ pub fn main_thread(events: &[Value], frame: &str) -> MainThread {
             name: name.to_owned(),
             ts,
             dur: num_at(e, &["dur"]),
+            tdur: num_at(e, &["tdur"]),
             url: field("url"),
             frame: field("frame"),
             request_id: field("requestId"),

@@ -208,6 +208,11 @@ pub struct TraceEvent {
     pub ts: f64,
     /// Duration in microseconds, for complete events.
     pub dur: Option<f64>,
+    /// Processor time of the event's thread during it, in microseconds (`tdur`), when the trace
+    /// has it. A task's wall-clock duration also counts the time its thread waited for a
+    /// processor that other work held; its processor time is what it takes on a quiet machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tdur: Option<f64>,
     /// `args.data.url` (or `beginData.url`).
     pub url: Option<String>,
     /// The frame the event belongs to.

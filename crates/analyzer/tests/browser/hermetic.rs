@@ -197,7 +197,7 @@ async fn child_measures_a_page() {
     let report = measure(&pool, &url).await;
     println!(
         "MEASURED {}",
-        report.desktop.first_contentful_paint.is_some()
+        report.mobile.first_contentful_paint.is_some()
     );
     pool.shutdown().await;
 }
