@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, and Debian's Chromium when running as root.
+# when it is installed but stopped, moto's S3 server (PyPI, pinned) and Debian's Chromium when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -25,6 +25,16 @@ setup: web-deps
     if command -v pg_isready >/dev/null && ! pg_isready -h 127.0.0.1 -p 5432 -q \
       && command -v pg_ctlcluster >/dev/null && [ "$(id -u)" = 0 ]; then
       pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+    fi
+    # moto's S3 server for the multi-node test, every package pinned, in .tools/moto (run as
+    # `PYTHONPATH=.tools/moto python3 -S -m moto.server`, so no other Python package is seen);
+    # reinstalled when scripts/requirements-moto.txt changes.
+    moto=.tools/moto
+    if ! cmp -s scripts/requirements-moto.txt "$moto/.requirements.txt"; then
+      rm -rf "$moto"
+      python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-deps --target "$moto" -r scripts/requirements-moto.txt
+      cp scripts/requirements-moto.txt "$moto/.requirements.txt"
     fi
     # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
     missing=""
@@ -118,7 +128,8 @@ e2e: web
     cargo build -p server --locked
     cd e2e && npx playwright test
 
-# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL); with a
+# Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL, the queue
+# under load: 200 analyses against 2 worker processes, HTTP only then with Chromium); with a
 # corpus folder (`just bench /path/to/corpus`), also Sitelens next to Lighthouse on its pages.
 bench corpus="": wasm
     cargo bench -p domain --bench domain -- --noplot
@@ -127,6 +138,8 @@ bench corpus="": wasm
     cargo bench -p analyzer --bench analyzer
     cargo bench -p analyzer --bench browser
     cargo bench -p server --bench load
+    cargo bench -p server --bench queue
+    SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs
     cd e2e && node lighthouse.mjs
     if [ -n "{{corpus}}" ]; then just bench-corpus "{{corpus}}"; fi

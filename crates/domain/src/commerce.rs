@@ -530,7 +530,60 @@ pub fn utc_day(ms_since_epoch: f64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// The visitor the free allowance counts against, for a request from `ip` (docs/PRODUCT.md
+/// §9.1, §9.13): an IPv4 address as it is, and an IPv6 address by its /64 network, written
+/// `2001:db8:1:2::/64`. One IPv6 subscriber is usually given a whole /64 and may pick any
+/// address in it, so counting single IPv6 addresses would let one visitor take an allowance
+/// per address. An IPv4 address carried in IPv6 (`::ffff:198.51.100.7`) is that IPv4 address.
+pub fn free_allowance_key(ip: std::net::IpAddr) -> String {
+    use std::net::{IpAddr, Ipv6Addr};
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let network = u128::from(v6) & (u128::MAX << 64);
+                format!("{}/64", Ipv6Addr::from(network))
+            }
+        },
+    }
+}
+
 /// Free analyses left today after `used_today` were made.
 pub fn free_analyses_remaining(used_today: u32) -> u32 {
     FREE_ANALYSES_PER_DAY.saturating_sub(used_today)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(ip: &str) -> String {
+        free_allowance_key(ip.parse().expect("ip"))
+    }
+
+    #[test]
+    fn ipv4_visitors_are_counted_by_address() {
+        assert_eq!(key("198.51.100.7"), "198.51.100.7");
+        assert_ne!(key("198.51.100.7"), key("198.51.100.8"));
+    }
+
+    #[test]
+    fn ipv6_visitors_are_counted_by_their_64_network() {
+        assert_eq!(key("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+        // Every address of one /64 is one visitor...
+        assert_eq!(
+            key("2001:db8:1:2::1"),
+            key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+        );
+        // ...and the next /64 is another.
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("::1"), "::/64");
+        assert_eq!(key("fe80::1"), "fe80::/64");
+    }
+
+    #[test]
+    fn ipv4_carried_in_ipv6_is_the_ipv4_address() {
+        assert_eq!(key("::ffff:198.51.100.7"), "198.51.100.7");
+    }
 }

@@ -117,6 +117,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         bind: "127.0.0.1:0".parse().expect("addr"),
         web_dir: dir.join("web"),
         data_dir: dir.join("data"),
+        blob_storage: server::config::BlobStorage::Local,
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 14] = [
+pub const VARIABLES: [(&str, &str); 19] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -27,6 +27,11 @@ pub const VARIABLES: [(&str, &str); 14] = [
     ("SITELENS_PUBLIC_URL", ""),
     ("SITELENS_WEB_DIR", "web/dist"),
     ("SITELENS_DATA_DIR", "data"),
+    ("SITELENS_BLOB_URL", ""),
+    ("SITELENS_BLOB_ENDPOINT", ""),
+    ("SITELENS_BLOB_REGION", "us-east-1"),
+    ("SITELENS_BLOB_ACCESS_KEY_ID", ""),
+    ("SITELENS_BLOB_SECRET_ACCESS_KEY", ""),
     ("SITELENS_WORKERS", "2"),
     ("SITELENS_HEARTBEAT_TIMEOUT_SECS", "60"),
     ("SITELENS_TRUSTED_PROXIES", ""),
@@ -104,6 +109,124 @@ pub enum Chromium {
     Path(PathBuf),
 }
 
+/// A secret setting: compared and cloned like a string, never printed by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+/// Where blobs (screenshots) are kept: `SITELENS_BLOB_*` (docs/ARCHITECTURE.md §6).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlobStorage {
+    /// `SITELENS_BLOB_URL` empty: the `blobs` folder in `SITELENS_DATA_DIR`. Several machines
+    /// can only share it as a network folder.
+    Local,
+    /// `SITELENS_BLOB_URL=s3://bucket/prefix`: S3 or an S3-compatible service, shared by every
+    /// node.
+    S3(S3Storage),
+}
+
+/// An S3-compatible bucket (`SITELENS_BLOB_*`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct S3Storage {
+    /// The bucket, from `SITELENS_BLOB_URL`.
+    pub bucket: String,
+    /// The key prefix inside the bucket (no leading or trailing `/`; empty for none).
+    pub prefix: String,
+    /// `SITELENS_BLOB_ENDPOINT`: the S3 API address of an S3-compatible service (MinIO,
+    /// Cloudflare R2, Ceph, ...); `None` for Amazon S3 itself.
+    pub endpoint: Option<String>,
+    /// `SITELENS_BLOB_REGION`.
+    pub region: String,
+    /// `SITELENS_BLOB_ACCESS_KEY_ID` and `SITELENS_BLOB_SECRET_ACCESS_KEY`; `None` means the
+    /// machine's own role (the EC2 instance metadata service).
+    pub credentials: Option<(String, Secret)>,
+}
+
+impl BlobStorage {
+    /// How `/readyz` and the logs name it: `local` or `s3://bucket/prefix`.
+    pub fn describe(&self) -> String {
+        match self {
+            BlobStorage::Local => "local".to_owned(),
+            BlobStorage::S3(s3) if s3.prefix.is_empty() => format!("s3://{}", s3.bucket),
+            BlobStorage::S3(s3) => format!("s3://{}/{}", s3.bucket, s3.prefix),
+        }
+    }
+}
+
+/// Reads `SITELENS_BLOB_URL` and the settings that only mean something with it.
+fn parse_blob_storage(get: impl Fn(&'static str) -> String) -> Result<BlobStorage, ConfigError> {
+    const URL: &str = "SITELENS_BLOB_URL";
+    let url = get(URL);
+    let endpoint = get("SITELENS_BLOB_ENDPOINT");
+    let key_id = get("SITELENS_BLOB_ACCESS_KEY_ID");
+    let secret = get("SITELENS_BLOB_SECRET_ACCESS_KEY");
+    if url.is_empty() {
+        // A setting that would be ignored is a mistake: say so rather than store blobs locally
+        // while the operator believes they go to a bucket.
+        for (name, value) in [
+            ("SITELENS_BLOB_ENDPOINT", &endpoint),
+            ("SITELENS_BLOB_ACCESS_KEY_ID", &key_id),
+            ("SITELENS_BLOB_SECRET_ACCESS_KEY", &secret),
+        ] {
+            if !value.is_empty() {
+                return Err(error(
+                    name,
+                    format!("only used with an s3:// {URL}, which is empty"),
+                ));
+            }
+        }
+        return Ok(BlobStorage::Local);
+    }
+    let parsed = url::Url::parse(&url).map_err(|e| error(URL, format!("not a URL ({e})")))?;
+    let bucket = parsed.host_str().unwrap_or_default().to_owned();
+    if parsed.scheme() != "s3" || bucket.is_empty() {
+        return Err(error(
+            URL,
+            format!(
+                "expected s3://bucket or s3://bucket/prefix (empty for the local folder), got {url:?}"
+            ),
+        ));
+    }
+    if parsed.query().is_some() || parsed.fragment().is_some() || !parsed.username().is_empty() {
+        return Err(error(
+            URL,
+            "expected s3://bucket/prefix only: credentials go in SITELENS_BLOB_ACCESS_KEY_ID and SITELENS_BLOB_SECRET_ACCESS_KEY",
+        ));
+    }
+    let endpoint = match endpoint {
+        e if e.is_empty() => None,
+        e => Some(parse_http_url("SITELENS_BLOB_ENDPOINT", &e)?),
+    };
+    let credentials = match (key_id.is_empty(), secret.is_empty()) {
+        (true, true) => None,
+        (false, false) => Some((key_id, Secret(secret))),
+        (true, false) => {
+            return Err(error(
+                "SITELENS_BLOB_ACCESS_KEY_ID",
+                "empty while SITELENS_BLOB_SECRET_ACCESS_KEY is set: give both or neither",
+            ));
+        }
+        (false, true) => {
+            return Err(error(
+                "SITELENS_BLOB_SECRET_ACCESS_KEY",
+                "empty while SITELENS_BLOB_ACCESS_KEY_ID is set: give both or neither",
+            ));
+        }
+    };
+    Ok(BlobStorage::S3(S3Storage {
+        bucket,
+        prefix: parsed.path().trim_matches('/').to_owned(),
+        endpoint,
+        region: get("SITELENS_BLOB_REGION"),
+        credentials,
+    }))
+}
+
 /// The optional language-model advisor (`SITELENS_LLM_*`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Llm {
@@ -127,8 +250,11 @@ pub struct Config {
     pub public_url: String,
     /// `SITELENS_WEB_DIR`: the built web app.
     pub web_dir: PathBuf,
-    /// `SITELENS_DATA_DIR`: blobs such as screenshots.
+    /// `SITELENS_DATA_DIR`: the local blob folder (when `SITELENS_BLOB_URL` is empty) and, by
+    /// default, the SQLite file.
     pub data_dir: PathBuf,
+    /// `SITELENS_BLOB_*`: where screenshots are stored and read.
+    pub blob_storage: BlobStorage,
     /// `SITELENS_WORKERS`: concurrent analyses per worker process, 1 to 64.
     pub workers: usize,
     /// `SITELENS_HEARTBEAT_TIMEOUT_SECS`: a running job whose worker is silent this long is
@@ -299,6 +425,7 @@ impl Config {
             public_url,
             web_dir: get("SITELENS_WEB_DIR").into(),
             data_dir: get("SITELENS_DATA_DIR").into(),
+            blob_storage: parse_blob_storage(get)?,
             workers,
             heartbeat_timeout,
             trusted_proxies,
@@ -316,7 +443,8 @@ impl Config {
         })
     }
 
-    /// Where blobs (screenshots) are kept: `blobs` in the data folder.
+    /// The local blob folder: `blobs` in the data folder (used when `SITELENS_BLOB_URL` is
+    /// empty).
     pub fn blob_dir(&self) -> PathBuf {
         self.data_dir.join("blobs")
     }
@@ -409,6 +537,90 @@ mod tests {
         assert_eq!(c.chromium, Chromium::Path("/usr/bin/chromium".into()));
         assert_eq!(c.llm, None);
         assert_eq!(c.node_name, "sitelens");
+        assert_eq!(c.blob_storage, BlobStorage::Local);
+        assert_eq!(c.blob_storage.describe(), "local");
+    }
+
+    #[test]
+    fn blob_storage_is_the_local_folder_or_a_bucket() {
+        let c = with(&[
+            ("SITELENS_BLOB_URL", "s3://shots/sitelens/"),
+            ("SITELENS_BLOB_ENDPOINT", "http://127.0.0.1:9000/"),
+            ("SITELENS_BLOB_REGION", "eu-west-3"),
+            ("SITELENS_BLOB_ACCESS_KEY_ID", "AKIDEXAMPLE"),
+            ("SITELENS_BLOB_SECRET_ACCESS_KEY", "very-secret"),
+        ])
+        .expect("s3");
+        assert_eq!(
+            c.blob_storage,
+            BlobStorage::S3(S3Storage {
+                bucket: "shots".to_owned(),
+                prefix: "sitelens".to_owned(),
+                endpoint: Some("http://127.0.0.1:9000".to_owned()),
+                region: "eu-west-3".to_owned(),
+                credentials: Some(("AKIDEXAMPLE".to_owned(), Secret("very-secret".to_owned()))),
+            })
+        );
+        assert_eq!(c.blob_storage.describe(), "s3://shots/sitelens");
+        assert!(
+            !format!("{c:?}").contains("very-secret"),
+            "the secret never reaches a log"
+        );
+        // Amazon S3 itself, on the machine's role.
+        let aws = with(&[("SITELENS_BLOB_URL", "s3://shots")]).expect("aws");
+        let BlobStorage::S3(s3) = &aws.blob_storage else {
+            panic!("{aws:?}")
+        };
+        assert_eq!(
+            (s3.prefix.as_str(), &s3.endpoint, &s3.credentials),
+            ("", &None, &None)
+        );
+        assert_eq!(s3.region, "us-east-1");
+        assert_eq!(aws.blob_storage.describe(), "s3://shots");
+    }
+
+    #[test]
+    fn blob_settings_that_would_be_ignored_or_are_half_given_are_errors() {
+        let s3 = ("SITELENS_BLOB_URL", "s3://shots");
+        for (vars, name) in [
+            (
+                vec![("SITELENS_BLOB_URL", "http://shots")],
+                "SITELENS_BLOB_URL",
+            ),
+            (vec![("SITELENS_BLOB_URL", "s3://")], "SITELENS_BLOB_URL"),
+            (vec![("SITELENS_BLOB_URL", "shots")], "SITELENS_BLOB_URL"),
+            (
+                vec![("SITELENS_BLOB_URL", "s3://key:secret@shots")],
+                "SITELENS_BLOB_URL",
+            ),
+            (
+                vec![("SITELENS_BLOB_URL", "s3://shots?region=x")],
+                "SITELENS_BLOB_URL",
+            ),
+            (
+                vec![("SITELENS_BLOB_ENDPOINT", "http://127.0.0.1:9000")],
+                "SITELENS_BLOB_ENDPOINT",
+            ),
+            (
+                vec![("SITELENS_BLOB_ACCESS_KEY_ID", "AKID")],
+                "SITELENS_BLOB_ACCESS_KEY_ID",
+            ),
+            (
+                vec![s3, ("SITELENS_BLOB_ENDPOINT", "minio:9000")],
+                "SITELENS_BLOB_ENDPOINT",
+            ),
+            (
+                vec![s3, ("SITELENS_BLOB_ACCESS_KEY_ID", "AKID")],
+                "SITELENS_BLOB_SECRET_ACCESS_KEY",
+            ),
+            (
+                vec![s3, ("SITELENS_BLOB_SECRET_ACCESS_KEY", "x")],
+                "SITELENS_BLOB_ACCESS_KEY_ID",
+            ),
+        ] {
+            let e = with(&vars).expect_err(name);
+            assert_eq!(e.name, name, "{vars:?}: {e}");
+        }
     }
 
     #[test]

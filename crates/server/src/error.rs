@@ -14,6 +14,7 @@ use store::StoreError;
 
 use crate::chain::Chain;
 use crate::services::analyses::SubmitError;
+use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
 use crate::services::reports::ReportError;
 
@@ -50,6 +51,9 @@ pub enum AppError {
     /// 503: the database cannot serve now; logged, answered with a fixed message.
     #[error("the service is temporarily unavailable, please try again in a minute")]
     Unavailable(#[source] StoreError),
+    /// 503: blob storage cannot serve now; logged, answered with a fixed message.
+    #[error("the file storage is temporarily unavailable, please try again in a minute")]
+    StorageUnavailable(#[source] BlobError),
     /// 500: logged with its causes, never detailed to the client.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -72,7 +76,7 @@ impl AppError {
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable(_) | Self::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -88,6 +92,10 @@ impl IntoResponse for AppError {
             }
             Self::Unavailable(e) => {
                 tracing::error!(error = %Chain(e), "database unavailable");
+                self.to_string()
+            }
+            Self::StorageUnavailable(e) => {
+                tracing::error!(error = %Chain(e), "blob storage unavailable");
                 self.to_string()
             }
             other => other.to_string(),
@@ -141,6 +149,24 @@ impl From<ReportError> for AppError {
                 Self::NotFound(e.to_string())
             }
             ReportError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<BlobError> for AppError {
+    fn from(e: BlobError) -> Self {
+        match e {
+            // A report that names a screenshot the store does not have is worth a line in the
+            // log (a lost blob, or a store the node is not configured for); the visitor gets a
+            // plain 404.
+            BlobError::NotFound(key) | BlobError::InvalidKey(key) => {
+                tracing::warn!(key = %key, "requested file not found in blob storage");
+                Self::NotFound("file not found".to_owned())
+            }
+            e @ (BlobError::Unavailable { .. } | BlobError::Setup { .. }) => {
+                Self::StorageUnavailable(e)
+            }
+            e @ BlobError::NotModified(_) => Self::internal(e),
         }
     }
 }

@@ -16,7 +16,7 @@ pub mod state;
 use std::net::SocketAddr;
 
 use analyzer::Analyzer;
-use analyzer::browser::{BrowserPool, LocalBlobStore};
+use analyzer::browser::BrowserPool;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -108,8 +108,18 @@ pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
 
 /// Connects (running migrations), then starts the chosen roles.
 pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
-    // `store::connect` creates an SQLite file's folder itself.
-    tokio::fs::create_dir_all(config.blob_dir()).await?;
+    // `store::connect` creates an SQLite file's folder itself; the local blob folder is made
+    // here (only when it is the blob store: a node on a bucket keeps no blobs on disk).
+    if config.blob_storage == config::BlobStorage::Local {
+        tokio::fs::create_dir_all(config.blob_dir()).await?;
+    }
+    let blobs = services::blobs::Blobs::from_config(&config)?;
+    // A bucket that does not answer is logged, not fatal: it may come back, and `/readyz`
+    // reports it meanwhile.
+    match blobs.check().await {
+        Ok(()) => tracing::info!(store = blobs.name(), "blob storage ready"),
+        Err(e) => tracing::error!(error = %chain::Chain(&e), "blob storage does not answer"),
+    }
     let db = store::connect(&config.database_url).await?;
     let mut config = config;
     // Bind first, so the public address can default to the port really bound.
@@ -142,10 +152,7 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             db: db.clone(),
             analyzer: analyzer(&config, &db)?,
             browser,
-            blobs: std::sync::Arc::new(LocalBlobStore::new(
-                config.blob_dir(),
-                store::results::BLOB_PREFIX,
-            )),
+            blobs: blobs.clone(),
             hub: hub.clone(),
             id: services::worker::Worker::new_id(&config.node_name),
             concurrency: config.workers,
@@ -154,7 +161,8 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
     }
     if let Some(listener) = listener {
-        let router = app::router(state::AppState::new(db.clone(), config.clone(), hub).await);
+        let router =
+            app::router(state::AppState::new(db.clone(), config.clone(), hub, blobs).await);
         let mut rx = stop_rx.clone();
         tasks.push(tokio::spawn(async move {
             let served = axum::serve(

@@ -8,6 +8,7 @@ use store::DatabaseConnection;
 
 use crate::config::Config;
 use crate::extract::TrustedProxies;
+use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
 use crate::services::pages::WebApp;
 use crate::services::reports::ResultCache;
@@ -22,6 +23,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Progress fan-out.
     pub hub: Hub,
+    /// Screenshots and other blobs.
+    pub blobs: Blobs,
     /// The built web app.
     pub web: Arc<WebApp>,
     /// Serialised results by id.
@@ -34,13 +37,14 @@ pub struct AppState {
 
 impl AppState {
     /// The state for `config` on `db`, with the web app loaded from `config.web_dir`.
-    pub async fn new(db: DatabaseConnection, config: Config, hub: Hub) -> Self {
+    pub async fn new(db: DatabaseConnection, config: Config, hub: Hub, blobs: Blobs) -> Self {
         AppState {
             web: Arc::new(WebApp::load(&config.web_dir).await),
             trusted_proxies: TrustedProxies(config.trusted_proxies.clone().into()),
             db,
             config: Arc::new(config),
             hub,
+            blobs,
             results: Arc::new(ResultCache::default()),
             stats: Arc::new(StatsCache::default()),
         }

@@ -458,6 +458,36 @@ pub async fn fail_job(
     owned(updated.rows_affected)
 }
 
+/// What a job's stream says after [`release_job`] put it back in the queue.
+pub const RELEASED: &str = "The analyser was restarted: your analysis is queued again";
+
+/// Puts a running job back in the queue at once, for a worker that is shutting down: another
+/// worker takes it without waiting for the heartbeat timeout. The interrupted run does not
+/// count as an attempt (a deployment must not use up a job's retry). Same ownership rule as
+/// [`heartbeat`]: a job this worker no longer owns is left alone.
+pub async fn release_job(
+    db: &DatabaseConnection,
+    job_id: Uuid,
+    worker_id: &str,
+) -> StoreResult<Job> {
+    let released = owned_by(job_id, worker_id)
+        .col_expr(C::Status, Expr::value(JobStatus::Queued.as_str()))
+        .col_expr(C::ClaimedBy, Expr::value(Option::<String>::None))
+        .col_expr(C::HeartbeatAt, Expr::value(Option::<DateTime<Utc>>::None))
+        .col_expr(C::Attempts, Expr::col(C::Attempts).sub(1))
+        .col_expr(C::Progress, Expr::value(0))
+        .col_expr(C::Step, Expr::value(Option::<String>::None))
+        .col_expr(C::Message, Expr::value(RELEASED))
+        .col_expr(C::UpdatedAt, Expr::value(now()))
+        .exec_with_returning(db)
+        .await?;
+    released
+        .into_iter()
+        .next()
+        .ok_or_else(lost)
+        .and_then(Job::try_from)
+}
+
 /// Recovers running jobs whose last heartbeat is older than `heartbeat_before`: a job claimed
 /// fewer than [`MAX_JOB_ATTEMPTS`] times goes back to the queue; the others fail with
 /// [`INTERRUPTED_TWICE`]. Nothing stays "running" forever.

@@ -1,5 +1,6 @@
-//! Where screenshots go: a small blob-store interface with a local-folder implementation.
-//! An S3-compatible store implements the same trait.
+//! Where screenshots go: a small blob-store interface with a local-folder implementation (for
+//! `sitelens analyze --screenshots`). The server implements the same trait over its own blob
+//! storage, a local folder or an S3-compatible bucket.
 
 use std::path::PathBuf;
 
@@ -39,13 +40,18 @@ impl LocalBlobStore {
     }
 }
 
-/// Keys may hold `/` for sub-folders but never `..` or an absolute path.
-fn safe_key(key: &str) -> bool {
+/// Whether `key` is one a blob store accepts: keys may hold `/` for sub-folders but never an
+/// empty segment, `.` or `..`, an absolute path, a backslash or a control character, so a key
+/// from a request can never name something outside the store.
+pub fn safe_key(key: &str) -> bool {
     !key.is_empty()
         && !key.starts_with('/')
-        && key
-            .split('/')
-            .all(|part| !part.is_empty() && part != "." && part != ".." && !part.contains('\\'))
+        && key.split('/').all(|part| {
+            !part.is_empty()
+                && part != "."
+                && part != ".."
+                && !part.chars().any(|c| c == '\\' || c.is_control())
+        })
 }
 
 impl BlobStore for LocalBlobStore {
@@ -85,5 +91,7 @@ mod tests {
         assert!(!safe_key("../etc/passwd"));
         assert!(!safe_key("/abs.png"));
         assert!(!safe_key("a//b.png"));
+        assert!(!safe_key("a\\b.png"));
+        assert!(!safe_key("a\nb.png"));
     }
 }

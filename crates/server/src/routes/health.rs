@@ -1,5 +1,6 @@
 //! `/healthz` (the process answers) and `/readyz` (the database answers, migrations are
-//! applied; the browser's state is reported but does not decide readiness).
+//! applied and blob storage answers; the browser's state is reported but does not decide
+//! readiness).
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -7,6 +8,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
+use crate::chain::Chain;
 use crate::state::AppState;
 
 /// The health checks.
@@ -23,7 +25,15 @@ async fn healthz() -> Json<Value> {
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let database = store::ping(&state.db).await.is_ok();
     let migrations = matches!(store::pending_migrations(&state.db).await, Ok(0));
-    let ready = database && migrations;
+    // A node that cannot read blob storage would serve reports without their screenshots.
+    let blobs = match state.blobs.check().await {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!(error = %Chain(&e), "readiness: blob storage does not answer");
+            false
+        }
+    };
+    let ready = database && migrations && blobs;
     let status = if ready {
         StatusCode::OK
     } else {
@@ -35,6 +45,7 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
             "ready": ready,
             "database": database,
             "migrations": if migrations { "applied" } else { "pending" },
+            "blobs": {"store": state.blobs.name(), "reachable": blobs},
             "browser": state.config.browser_status(),
         })),
     )

@@ -48,7 +48,7 @@ async fn pdf_response(state: &AppState, report: AnalysisReport) -> AppResult<Res
     let disposition =
         HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file_name(&report)))
             .map_err(AppError::internal)?;
-    let bytes = render_pdf(report, state.config.blob_dir())
+    let bytes = render_pdf(report, &state.blobs)
         .await
         .map_err(AppError::internal)?;
     Ok((

@@ -3,7 +3,7 @@
 
 use std::net::IpAddr;
 
-use domain::commerce::FREE_ANALYSES_PER_DAY;
+use domain::commerce::{FREE_ANALYSES_PER_DAY, free_allowance_key};
 use domain::report::ReportType;
 use domain::site_url::SiteUrl;
 use store::DatabaseConnection;
@@ -36,8 +36,9 @@ pub enum SubmitError {
 
 /// Queues a free basic analysis of `url` for the visitor at `ip` and returns its id.
 ///
-/// The allowance is counted and the job queued in one transaction: a refused or failed request
-/// never uses up a free analysis.
+/// The allowance is counted against the visitor's [`free_allowance_key`] (an IPv6 visitor's
+/// /64) and the job queued in one transaction: a refused or failed request never uses up a free
+/// analysis.
 pub async fn submit_free_analysis(
     db: &DatabaseConnection,
     hub: &Hub,
@@ -48,10 +49,11 @@ pub async fn submit_free_analysis(
         return Err(SubmitError::TooLong);
     }
     let site = SiteUrl::parse(url).map_err(|e| SubmitError::InvalidUrl(e.to_string()))?;
+    let visitor = free_allowance_key(ip);
     let ip = ip.to_string();
     let job = store::jobs::enqueue_free_analysis(
         db,
-        &ip,
+        &visitor,
         chrono::Utc::now(),
         FREE_ANALYSES_PER_DAY,
         &NewAnalysis {

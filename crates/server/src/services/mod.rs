@@ -3,6 +3,7 @@
 //! one becomes.
 
 pub mod analyses;
+pub mod blobs;
 pub mod contact;
 pub mod graph;
 pub mod hub;

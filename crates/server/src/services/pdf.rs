@@ -4,7 +4,6 @@
 //! printpdf places text at absolute positions, so this module keeps a cursor, measures words
 //! with the embedded font's glyph widths to wrap lines, and starts a new page when one fills.
 
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use domain::report::{AnalysisReport, FindingType, Priority, SectionGroup};
@@ -13,6 +12,9 @@ use printpdf::{
     Color, FontId, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point,
     Pt, RawImage, Rgb, TextItem, XObjectTransform,
 };
+
+use crate::chain::Chain;
+use crate::services::blobs::Blobs;
 
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/LiberationSans-Regular.ttf");
 const BOLD: &[u8] = include_bytes!("../../assets/fonts/LiberationSans-Bold.ttf");
@@ -297,14 +299,25 @@ pub fn file_name(report: &AnalysisReport) -> String {
     format!("sitelens-report-{host}-{date}.pdf")
 }
 
-/// A screenshot the report names, read from the blob folder (only our own blobs, never a path
-/// that climbs out of the folder).
-fn load_blob(blob_dir: &Path, url: Option<&str>) -> Option<Vec<u8>> {
-    let key = store::results::blob_key(url?)?;
-    if key.contains("..") {
-        return None;
-    }
-    std::fs::read(blob_dir.join(key)).ok()
+/// The screenshots a report names, read from blob storage before the PDF is laid out: desktop
+/// then mobile. One that is missing (or not one of our blobs) is logged and left out; the rest
+/// of the report still stands.
+async fn load_screenshots(report: &AnalysisReport, blobs: &Blobs) -> [Option<Vec<u8>>; 2] {
+    let load = |url: Option<String>| async move {
+        let key = store::results::blob_key(url.as_deref()?)?;
+        match blobs.read(&key).await {
+            Ok(bytes) => Some(bytes.to_vec()),
+            Err(e) => {
+                tracing::warn!(key = %key, error = %Chain(&e), "screenshot left out of the PDF");
+                None
+            }
+        }
+    };
+    let (desktop, mobile) = futures::join!(
+        load(report.screenshots.desktop.clone()),
+        load(report.screenshots.mobile.clone())
+    );
+    [desktop, mobile]
 }
 
 fn metric_line(label: &str, value: String, field: &str, estimated: &[String]) -> String {
@@ -315,17 +328,22 @@ fn metric_line(label: &str, value: String, field: &str, estimated: &[String]) ->
     }
 }
 
-/// Renders the report as PDF bytes on a blocking thread: laying out pages and reading the
-/// screenshots must not hold up the async runtime.
-pub async fn render_pdf(report: AnalysisReport, blob_dir: PathBuf) -> Result<Vec<u8>, PdfError> {
-    tokio::task::spawn_blocking(move || render(&report, &blob_dir))
+/// Renders the report as PDF bytes: the screenshots are read from `blobs` (any node reads any
+/// worker's), then the pages are laid out on a blocking thread, which must not hold up the
+/// async runtime.
+pub async fn render_pdf(report: AnalysisReport, blobs: &Blobs) -> Result<Vec<u8>, PdfError> {
+    let screenshots = load_screenshots(&report, blobs).await;
+    tokio::task::spawn_blocking(move || render(&report, &screenshots))
         .await
         .map_err(|e| PdfError(format!("the renderer stopped unexpectedly ({e})")))?
 }
 
-/// Renders the report as PDF bytes (blocking: see [`render_pdf`]); screenshots are read from
-/// `blob_dir`.
-pub fn render(report: &AnalysisReport, blob_dir: &Path) -> Result<Vec<u8>, PdfError> {
+/// Renders the report as PDF bytes (blocking: see [`render_pdf`]) with `screenshots`, the
+/// desktop and mobile PNGs when there are any.
+pub fn render(
+    report: &AnalysisReport,
+    screenshots: &[Option<Vec<u8>>; 2],
+) -> Result<Vec<u8>, PdfError> {
     let (regular, bold) = fonts()?;
     let mut doc = PdfDocument::new(&format!("Sitelens report: {}", report.url));
     let regular_id = doc.add_font(regular);
@@ -395,14 +413,11 @@ pub fn render(report: &AnalysisReport, blob_dir: &Path) -> Result<Vec<u8>, PdfEr
         );
     }
 
-    let shots = [
-        (report.screenshots.desktop.as_deref(), "Desktop (1280x800)"),
-        (report.screenshots.mobile.as_deref(), "Mobile (375x667)"),
-    ];
-    for (url, caption) in shots {
-        if let Some(png) = load_blob(blob_dir, url) {
+    let captions = ["Desktop (1280x800)", "Mobile (375x667)"];
+    for (png, caption) in screenshots.iter().zip(captions) {
+        if let Some(png) = png {
             w.gap(6.0);
-            w.image(&png, caption);
+            w.image(png, caption);
         }
     }
 

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use analyzer::browser::BrowserPool;
 use analyzer::browser::merge::analyze_with_browser;
-use analyzer::browser::{BrowserPool, LocalBlobStore};
 use analyzer::fetch::FetchError;
 use analyzer::{AnalyzeError, AnalyzeOptions, Analyzer, ProgressUpdate};
 use domain::report::{ProgressEvent, ProgressEventType};
@@ -17,16 +17,32 @@ use tokio::task::JoinSet;
 use uuid::Uuid;
 
 use crate::chain::Chain;
+use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
 
-/// How often a running job proves it is alive.
+/// How often a running job proves it is alive, at most: more often when the heartbeat
+/// timeout is short (see [`heartbeat_every`]).
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
-/// How often stale jobs are looked for.
+/// How often stale jobs are looked for, at most (see [`recovery_every`]).
 const RECOVERY_EVERY: Duration = Duration::from_secs(15);
 /// How long an idle worker waits for a wake-up before polling the queue again.
 const IDLE_POLL: Duration = Duration::from_secs(2);
-/// How long shutdown waits for running analyses before abandoning them to recovery.
-pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(60);
+/// How long shutdown waits for its analyses to stop and their jobs to be re-queued.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// How often a running job heartbeats for a heartbeat `timeout`: four beats fit in it, so a
+/// slow database write or two never makes a live job look dead; never less often than
+/// [`HEARTBEAT`].
+pub fn heartbeat_every(timeout: Duration) -> Duration {
+    (timeout / 4).clamp(Duration::from_millis(250), HEARTBEAT)
+}
+
+/// How often stale jobs are looked for: twice per heartbeat `timeout`, so a dead worker's job
+/// is taken over at most one and a half timeouts after its last sign of life; never less often
+/// than [`RECOVERY_EVERY`].
+pub fn recovery_every(timeout: Duration) -> Duration {
+    (timeout / 2).clamp(Duration::from_millis(500), RECOVERY_EVERY)
+}
 
 /// A worker process's settings.
 #[derive(Clone)]
@@ -40,13 +56,19 @@ pub struct Worker {
     /// The Chromium pool, when a browser is available.
     pub browser: Option<Arc<BrowserPool>>,
     /// Where screenshots are stored.
-    pub blobs: Arc<LocalBlobStore>,
+    pub blobs: Blobs,
     /// This worker's name in `claimed_by`.
     pub id: String,
     /// Concurrent analyses.
     pub concurrency: usize,
     /// A job silent this long is recovered.
     pub heartbeat_timeout: Duration,
+}
+
+/// Resolves once `shutdown` is true (at once when it already is).
+async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` returns is not `Send`: drop it here, before any other await.
+    let _ = shutdown.wait_for(|stop| *stop).await;
 }
 
 fn event(
@@ -77,20 +99,33 @@ impl Worker {
         )
     }
 
-    /// Runs until `shutdown` turns true; then stops claiming, lets running analyses finish
-    /// within [`SHUTDOWN_GRACE`], and leaves any still running to stale-job recovery.
+    /// Runs until `shutdown` turns true; then stops claiming, stops its running analyses and
+    /// puts their jobs back in the queue at once, for another worker to take without waiting
+    /// for the heartbeat timeout.
+    ///
+    /// Stale jobs (whose worker died without a word) are looked for by a task of their own
+    /// every [`recovery_every`], so a worker busy with long analyses still recovers them.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let permits = Arc::new(Semaphore::new(self.concurrency.max(1)));
         let mut running = JoinSet::new();
-        let mut last_recovery = tokio::time::Instant::now() - RECOVERY_EVERY;
         tracing::info!(worker = %self.id, concurrency = self.concurrency, "worker started");
+        let recovery = {
+            let me = self.clone();
+            let mut stop = shutdown.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(recovery_every(me.heartbeat_timeout));
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => me.recover().await,
+                        _ = stopped(&mut stop) => break,
+                    }
+                }
+            })
+        };
         loop {
             if *shutdown.borrow() {
                 break;
-            }
-            if last_recovery.elapsed() >= RECOVERY_EVERY {
-                last_recovery = tokio::time::Instant::now();
-                self.recover().await;
             }
             while running.try_join_next().is_some() {}
             let permit = tokio::select! {
@@ -101,8 +136,9 @@ impl Worker {
             match store::jobs::claim_next_job(&self.db, &self.id).await {
                 Ok(Some(job)) => {
                     let me = self.clone();
+                    let stop = shutdown.clone();
                     running.spawn(async move {
-                        me.process(job).await;
+                        me.process(job, stop).await;
                         drop(permit);
                     });
                 }
@@ -122,16 +158,17 @@ impl Worker {
         }
         tracing::info!(
             running = running.len(),
-            "worker stopping: finishing running analyses"
+            "worker stopping: re-queueing running analyses"
         );
         let drained = tokio::time::timeout(SHUTDOWN_GRACE, async {
             while running.join_next().await.is_some() {}
         })
         .await;
         if drained.is_err() {
-            tracing::warn!("analyses still running at shutdown will be re-queued by recovery");
+            tracing::warn!("analyses that did not stop in time will be re-queued by recovery");
             running.abort_all();
         }
+        recovery.abort();
     }
 
     async fn recover(&self) {
@@ -166,8 +203,9 @@ impl Worker {
         }
     }
 
-    /// Runs one claimed job to completion or failure.
-    pub async fn process(&self, job: Job) {
+    /// Runs one claimed job to completion or failure; when `shutdown` turns true first, stops
+    /// the analysis and puts the job back in the queue ([`store::jobs::release_job`]).
+    pub async fn process(&self, job: Job, mut shutdown: watch::Receiver<bool>) {
         let id = job.id;
         let options = AnalyzeOptions {
             report_type: job.report_type,
@@ -204,7 +242,7 @@ impl Worker {
         let heartbeat = {
             let me = self.clone();
             tokio::spawn(async move {
-                let mut tick = tokio::time::interval(HEARTBEAT);
+                let mut tick = tokio::time::interval(heartbeat_every(me.heartbeat_timeout));
                 loop {
                     tick.tick().await;
                     if store::jobs::heartbeat(&me.db, id, &me.id).await.is_err() {
@@ -223,18 +261,12 @@ impl Worker {
         let browser = self.browser.clone();
         let blobs = self.blobs.clone();
         let url = job.url.clone();
-        let outcome = tokio::spawn(async move {
+        let mut analysis = tokio::spawn(async move {
             match browser {
                 Some(pool) => {
-                    let (report, browser_error) = analyze_with_browser(
-                        &analyzer,
-                        &pool,
-                        blobs.as_ref(),
-                        &url,
-                        &options,
-                        &progress,
-                    )
-                    .await?;
+                    let (report, browser_error) =
+                        analyze_with_browser(&analyzer, &pool, &blobs, &url, &options, &progress)
+                            .await?;
                     if let Some(e) = browser_error {
                         // The report still stands on what HTTP measured; its estimated figures
                         // are named in the report.
@@ -247,8 +279,21 @@ impl Worker {
                 }
                 None => analyzer.analyze(&url, &options, &progress).await,
             }
-        })
-        .await;
+        });
+        let outcome = tokio::select! {
+            outcome = &mut analysis => Some(outcome),
+            _ = stopped(&mut shutdown) => None,
+        };
+        let Some(outcome) = outcome else {
+            // Stopped mid-analysis: once the analysis (and with it the progress sender) is
+            // gone and the last progress is written, the job goes back to the queue.
+            analysis.abort();
+            let _ = analysis.await;
+            let _ = writer.await;
+            heartbeat.abort();
+            self.release(&job).await;
+            return;
+        };
         let _ = writer.await;
         heartbeat.abort();
 
@@ -287,6 +332,20 @@ impl Worker {
                 tracing::error!(job = %id, error = %Chain(&e), "storing the report failed");
                 self.fail(&job, "The report could not be saved. Please try again.")
                     .await;
+            }
+        }
+    }
+
+    /// Puts the job back in the queue for another worker and tells its stream.
+    async fn release(&self, job: &Job) {
+        match store::jobs::release_job(&self.db, job.id, &self.id).await {
+            Ok(released) => {
+                tracing::info!(job = %job.id, "analysis stopped by shutdown: re-queued");
+                self.hub.publish(released.progress_event()).await;
+                self.hub.job_queued().await;
+            }
+            Err(e) => {
+                tracing::warn!(job = %job.id, error = %Chain(&e), "could not re-queue the job; recovery will")
             }
         }
     }
@@ -366,9 +425,14 @@ async fn refund_free(db: &store::DatabaseConnection, job: &Job) {
     if !job.used_free_allowance() {
         return;
     }
-    if let Some(ip) = &job.requester_ip
-        && let Err(e) = store::allowance::refund_free_analysis(db, ip, job.created_at).await
-    {
+    // The allowance was counted against the visitor's key, not the single address.
+    let Some(visitor) = job.requester_ip.as_deref().map(|ip| {
+        ip.parse()
+            .map_or_else(|_| ip.to_owned(), domain::commerce::free_allowance_key)
+    }) else {
+        return;
+    };
+    if let Err(e) = store::allowance::refund_free_analysis(db, &visitor, job.created_at).await {
         tracing::warn!(job = %job.id, error = %Chain(&e), "free analysis not given back");
     }
 }

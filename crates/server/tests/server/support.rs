@@ -12,7 +12,7 @@ use serde_json::Value;
 use server::config::Chromium;
 use server::{Config, Roles, Running};
 
-pub use test_support::{Engine, TestDb, each_engine, run_on};
+pub use test_support::{Engine, TestDb, each_engine, run_on, under_ci};
 
 /// A configuration for tests: port 0, private targets allowed, no browser.
 pub fn config(db: &TestDb) -> Config {
@@ -21,6 +21,7 @@ pub fn config(db: &TestDb) -> Config {
         bind: "127.0.0.1:0".parse().expect("addr"),
         web_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/server/webapp"),
         data_dir: db.dir().join("data"),
+        blob_storage: server::config::BlobStorage::Local,
         workers: 2,
         trusted_proxies: Vec::new(),
         allow_private_targets: true,
@@ -33,14 +34,38 @@ pub fn config(db: &TestDb) -> Config {
     }
 }
 
-/// A running server and a client for it.
-pub struct TestApp {
+/// A web node as its clients see it: an address and an HTTP client.
+pub struct Web {
     /// Base URL, `http://127.0.0.1:PORT`.
     pub base: String,
-    /// The server.
-    pub running: Running,
     /// HTTP client.
     pub http: reqwest::Client,
+}
+
+impl Web {
+    /// A client for the web node at `base` (another process, for example).
+    pub fn at(base: String) -> Self {
+        Web {
+            base,
+            http: client(),
+        }
+    }
+}
+
+/// A server running in the test's process, and a client for it (the [`Web`] methods).
+pub struct TestApp {
+    /// The client side.
+    pub web: Web,
+    /// The server.
+    pub running: Running,
+}
+
+impl std::ops::Deref for TestApp {
+    type Target = Web;
+
+    fn deref(&self) -> &Web {
+        &self.web
+    }
 }
 
 /// A client that talks plain HTTP on loopback.
@@ -69,9 +94,8 @@ pub async fn spawn_app(config: Config, roles: Roles) -> TestApp {
     let running = server::start(config, roles).await.expect("server starts");
     let addr = running.addr.expect("web role binds");
     TestApp {
-        base: format!("http://{addr}"),
+        web: Web::at(format!("http://{addr}")),
         running,
-        http: client(),
     }
 }
 
@@ -83,13 +107,28 @@ pub struct Answer {
     pub json: Value,
 }
 
-impl TestApp {
+impl Web {
     /// POSTs a JSON body.
     pub async fn post_json(&self, path: &str, body: &Value) -> Answer {
         let res = self
             .http
             .post(format!("{}{path}", self.base))
             .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("request");
+        answer(res).await
+    }
+
+    /// POSTs a JSON body as a visitor at `visitor`, through a proxy the app trusts (the test's
+    /// loopback address must be in `trusted_proxies`).
+    pub async fn post_json_from(&self, path: &str, body: &Value, visitor: &str) -> Answer {
+        let res = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .header("x-forwarded-for", visitor)
             .body(body.to_string())
             .send()
             .await
@@ -174,10 +213,60 @@ pub fn assert_error_shape(body: &Value, context: &str) {
     assert_ne!(msg, "Internal Server Error", "{context}");
 }
 
-/// A small but realistic website on 127.0.0.1, for the analyzer to audit.
-pub async fn fixture_site() -> SocketAddr {
-    let home = Html(
-        r#"<!doctype html>
+/// Polls the job `id` until `done` holds for it (every 50 ms, at most `within`); returns it.
+pub async fn wait_for_job(
+    db: &store::DatabaseConnection,
+    id: &str,
+    within: Duration,
+    done: impl Fn(&store::jobs::Job) -> bool,
+) -> store::jobs::Job {
+    let id = id.parse().expect("job id");
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        let job = store::jobs::get_job(db, id).await.expect("job");
+        if done(&job) {
+            return job;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "job never reached the expected state: {job:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A fixture site whose first request for `/` never gets an answer (an analysis of it stays
+/// running until it is stopped), and whose later requests get [`fixture_site`]'s home page.
+/// The number of requests for `/` so far is shared, so a test knows when the first one hangs.
+pub async fn stalling_site() -> (SocketAddr, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    let app = Router::new().route(
+        "/",
+        get(move || {
+            let first = counted.fetch_add(1, Ordering::SeqCst) == 0;
+            async move {
+                if first {
+                    std::future::pending::<()>().await;
+                }
+                Html(HOME_PAGE)
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind stalling fixture");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (addr, hits)
+}
+
+/// The fixture site's home page.
+const HOME_PAGE: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Acme Plumbing — 24/7 emergency plumbers in Springfield</title>
@@ -189,8 +278,11 @@ pub async fn fixture_site() -> SocketAddr {
 <p>We repair leaks, unblock drains and service boilers. Call us any time of day.</p>
 <h2>Our services</h2><p>Leak detection, drain clearing, boiler servicing and bathroom installations.</p>
 <img src="/van.png" alt="An Acme Plumbing van parked outside a customer's house in Springfield">
-</main><footer><a href="/privacy">Privacy</a></footer></body></html>"#,
-    );
+</main><footer><a href="/privacy">Privacy</a></footer></body></html>"#;
+
+/// A small but realistic website on 127.0.0.1, for the analyzer to audit.
+pub async fn fixture_site() -> SocketAddr {
+    let home = Html(HOME_PAGE);
     let page = Html(
         "<!doctype html><html lang=\"en\"><head><title>Services | Acme Plumbing</title></head><body><h1>Services</h1><a href=\"/\">Home</a></body></html>",
     );

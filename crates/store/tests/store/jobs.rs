@@ -8,8 +8,9 @@ use sea_orm::{DatabaseConnection, EntityTrait, PaginatorTrait};
 use store::StoreError;
 use store::entity::{analysis_jobs, analysis_results};
 use store::jobs::{
-    INTERRUPTED_TWICE, Job, JobStatus, NewAnalysis, claim_next_job, complete_job, enqueue_analysis,
-    fail_job, get_job, heartbeat, recover_stale_jobs, update_progress,
+    INTERRUPTED_TWICE, Job, JobStatus, NewAnalysis, RELEASED, claim_next_job, complete_job,
+    enqueue_analysis, fail_job, get_job, heartbeat, recover_stale_jobs, release_job,
+    update_progress,
 };
 use store::results::{NewResult, get_result};
 
@@ -210,6 +211,52 @@ both!(a_failed_job_keeps_its_error, |db, engine| {
         Err(StoreError::Conflict(_))
     ));
 });
+
+both!(
+    a_released_job_is_queued_again_without_using_its_retry,
+    |db, engine| {
+        let job = enqueue(&db, 1).await;
+        let claimed = claim_next_job(&db, "stopping").await.expect("claim");
+        assert_eq!(claimed.map(|j| j.attempts), Some(1));
+        update_progress(&db, job.id, "stopping", 40, "fetching", "Fetching the page")
+            .await
+            .expect("progress");
+        // Only the owner can release it.
+        assert!(matches!(
+            release_job(&db, job.id, "someone-else").await,
+            Err(StoreError::Conflict(_))
+        ));
+        let released = release_job(&db, job.id, "stopping").await.expect("release");
+        assert_eq!(released.status, JobStatus::Queued, "{engine:?}");
+        assert_eq!(
+            (
+                released.attempts,
+                released.progress,
+                released.claimed_by.clone()
+            ),
+            (0, 0, None)
+        );
+        assert_eq!(
+            (released.step.as_deref(), released.message.as_deref()),
+            (None, Some(RELEASED))
+        );
+        assert_eq!(released.heartbeat_at, None);
+        // The old owner's late writes change nothing; a second release is refused.
+        assert!(
+            update_progress(&db, job.id, "stopping", 60, "x", "x")
+                .await
+                .is_err()
+        );
+        assert!(release_job(&db, job.id, "stopping").await.is_err());
+        // Another worker takes it as a first attempt, so it still has its one retry.
+        let again = claim_next_job(&db, "other")
+            .await
+            .expect("claim")
+            .expect("job");
+        assert_eq!((again.id, again.attempts), (job.id, 1));
+        assert_eq!(again.started_at, released.started_at, "first start is kept");
+    }
+);
 
 both!(silent_jobs_are_requeued_once_then_failed, |db, engine| {
     let job = enqueue(&db, 1).await;

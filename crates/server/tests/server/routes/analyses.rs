@@ -260,6 +260,92 @@ async fn free_allowance_is_three_a_day() {
     each_engine(allowance).await;
 }
 
+/// A web node behind a trusted proxy on loopback, without a worker.
+async fn behind_proxy(db: &TestDb, roles: server::Roles) -> crate::support::TestApp {
+    let mut cfg = config(db);
+    cfg.trusted_proxies = vec![server::config::IpBlock::parse("127.0.0.1").expect("block")];
+    spawn_app(cfg, roles).await
+}
+
+/// IPv6 visitors are counted by their /64: other addresses of the same network share its three
+/// free analyses, the next network has its own; an IPv4 address written in IPv6 is the IPv4
+/// visitor.
+async fn ipv6_allowance(db: TestDb) {
+    let engine = db.engine;
+    let site = fixture_site().await;
+    let app = behind_proxy(&db, WEB_ONLY).await;
+    let body = json!({"url": format!("http://{site}/")});
+    for visitor in [
+        "2001:db8:1:2::1",
+        "2001:db8:1:2::2",
+        "2001:db8:1:2:aaaa:bbbb:cccc:3",
+    ] {
+        let res = app.post_json_from("/api/analyze", &body, visitor).await;
+        assert_eq!(res.status, 200, "{engine:?} {visitor}");
+    }
+    let same_64 = app
+        .post_json_from("/api/analyze", &body, "2001:db8:1:2:ffff:ffff:ffff:ffff")
+        .await;
+    assert_eq!(same_64.status, 429, "{engine:?}");
+    let next_64 = app
+        .post_json_from("/api/analyze", &body, "2001:db8:1:3::1")
+        .await;
+    assert_eq!(next_64.status, 200, "{engine:?}");
+    for _ in 0..3 {
+        let res = app
+            .post_json_from("/api/analyze", &body, "::ffff:198.51.100.7")
+            .await;
+        assert_eq!(res.status, 200, "{engine:?}");
+    }
+    let v4 = app
+        .post_json_from("/api/analyze", &body, "198.51.100.7")
+        .await;
+    assert_eq!(v4.status, 429, "{engine:?}: the same IPv4 visitor");
+    // The job keeps the visitor's own address; only the allowance is counted by network.
+    let id = next_64.json["analysisId"].as_str().expect("id");
+    let job = store::jobs::get_job(&app.running.db, id.parse().expect("uuid"))
+        .await
+        .expect("job");
+    assert_eq!(job.requester_ip.as_deref(), Some("2001:db8:1:3::1"));
+    app.running.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn ipv6_visitors_share_an_allowance_per_64() {
+    each_engine(ipv6_allowance).await;
+}
+
+/// A failed analysis gives its free analysis back to the visitor's /64, the key it was counted
+/// against.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failure_refunds_the_ipv6_network() {
+    run_on(Engine::Sqlite, |db| async move {
+        let app = behind_proxy(&db, BOTH).await;
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .expect("bind")
+            .local_addr()
+            .expect("addr")
+            .port();
+        let body = json!({"url": format!("http://127.0.0.1:{port}/")});
+        for n in 1..=3 {
+            let visitor = format!("2001:db8:9:9::{n}");
+            let res = app.post_json_from("/api/analyze", &body, &visitor).await;
+            assert_eq!(res.status, 200);
+            let events = app
+                .follow(res.json["analysisId"].as_str().expect("id"))
+                .await;
+            assert_eq!(events.last().expect("event")["type"], "error");
+        }
+        for n in 4..=6 {
+            let visitor = format!("2001:db8:9:9::{n}");
+            let res = app.post_json_from("/api/analyze", &body, &visitor).await;
+            assert_eq!(res.status, 200, "the failures were given back to the /64");
+        }
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
 /// An unreachable site ends its stream with an error event that names the cause.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn unreachable_site_reports_an_error() {

@@ -13,7 +13,13 @@ async fn ready_with_a_migrated_database() {
         assert_eq!(ready.status, 200);
         assert_eq!(
             ready.json,
-            json!({"ready": true, "database": true, "migrations": "applied", "browser": "off"})
+            json!({
+                "ready": true,
+                "database": true,
+                "migrations": "applied",
+                "blobs": {"store": "local", "reachable": true},
+                "browser": "off",
+            })
         );
         assert_eq!(app.get("/healthz").await.json, json!({"status": "ok"}));
         app.running.shutdown().await;
