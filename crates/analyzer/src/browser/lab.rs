@@ -444,6 +444,9 @@ async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
         .execute(
             CaptureScreenshotParams::builder()
                 .format(CaptureScreenshotFormat::Png)
+                // Faster PNG encoding (less compression): the screenshot is taken while the
+                // report waits for it.
+                .optimize_for_speed(true)
                 .build(),
         )
         .await?;

@@ -29,12 +29,49 @@ pub fn flags() -> Vec<&'static str> {
 
 /// The flags one launch adds to the shared list.
 fn launch_flags(profile: &Path) -> Vec<String> {
-    vec![
+    let mut flags = vec![
         "--headless=new".to_owned(),
         "--remote-debugging-port=0".to_owned(),
         format!("--user-data-dir={}", profile.display()),
-        "about:blank".to_owned(),
-    ]
+    ];
+    if !roomy_dev_shm(&std::fs::read_to_string("/proc/mounts").unwrap_or_default()) {
+        flags.push("--disable-dev-shm-usage".to_owned());
+    }
+    flags.push("about:blank".to_owned());
+    flags
+}
+
+/// Whether `/dev/shm` (from `/proc/mounts`) is a tmpfs with room for Chromium's shared memory:
+/// 512 MB or more, or no size limit of its own (then half the memory). Containers often give it
+/// 64 MB, where Chromium's renderers crash unless it keeps shared memory in /tmp
+/// (`--disable-dev-shm-usage`), which is slower: every image and IPC buffer goes through a file.
+fn roomy_dev_shm(mounts: &str) -> bool {
+    let Some(options) = mounts.lines().find_map(|l| {
+        let mut f = l.split_whitespace();
+        let (_, point, kind, options) = (f.next()?, f.next()?, f.next()?, f.next()?);
+        (point == "/dev/shm" && kind == "tmpfs").then_some(options)
+    }) else {
+        return false;
+    };
+    let Some(size) = options.split(',').find_map(|o| o.strip_prefix("size=")) else {
+        return true;
+    };
+    let (digits, unit) =
+        size.split_at(size.len() - size.trim_start_matches(|c: char| c.is_ascii_digit()).len());
+    let Ok(n) = digits.parse::<u64>() else {
+        return false;
+    };
+    let bytes = match unit.to_ascii_lowercase().as_str() {
+        "" => n,
+        "k" => n << 10,
+        "m" => n << 20,
+        "g" => n << 30,
+        "t" => n << 40,
+        // A share of memory ("50%"), which any machine that runs Chromium has room for.
+        "%" => return n >= 10,
+        _ => return false,
+    };
+    bytes >= 512 << 20
 }
 
 /// A running Chromium: its process (killed when dropped) and its DevTools address.
@@ -212,6 +249,20 @@ mod tests {
             .find_map(|f| f.strip_prefix("--disable-features="))
             .unwrap_or_default();
         assert!(features.split(',').any(|f| f == "DnsOverHttps"));
+    }
+
+    #[test]
+    fn shared_memory_in_dev_shm_only_where_it_has_room() {
+        let line = |o: &str| format!("tmpfs /dev/shm tmpfs {o} 0 0\nproc /proc proc rw 0 0\n");
+        assert!(roomy_dev_shm(&line("rw,nosuid,nodev")));
+        assert!(roomy_dev_shm(&line("rw,nosuid,nodev,size=24575984k")));
+        assert!(roomy_dev_shm(&line("rw,size=1g")));
+        assert!(roomy_dev_shm(&line("rw,size=50%")));
+        assert!(!roomy_dev_shm(&line(
+            "rw,nosuid,nodev,noexec,relatime,size=65536k"
+        )));
+        assert!(!roomy_dev_shm("proc /proc proc rw 0 0\n"));
+        assert!(!roomy_dev_shm("shm /dev/shm ext4 rw 0 0\n"));
     }
 
     #[test]
