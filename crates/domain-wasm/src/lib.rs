@@ -210,6 +210,15 @@ pub fn generate_diagnostics(
     to_js(&performance::generate_diagnostics(&from_js(measured)?))
 }
 
+/// The diagnostic of one metric's value, or null within its good range.
+#[wasm_bindgen(js_name = metricDiagnostic, unchecked_return_type = "Diagnostic | null")]
+pub fn metric_diagnostic(
+    #[wasm_bindgen(unchecked_param_type = "DiagnosedMetric")] metric: JsValue,
+    value: f64,
+) -> Result<JsValue, JsError> {
+    to_js(&performance::metric_diagnostic(from_js(metric)?, value))
+}
+
 /// Whether a diagnostic is for paid viewers only.
 #[wasm_bindgen(js_name = isProOnly)]
 pub fn is_pro_only(

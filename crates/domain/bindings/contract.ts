@@ -1381,6 +1381,8 @@ requestCount: number,
  */
 estimated: Array<string>, };
 
+export type DiagnosedMetric = "firstContentfulPaint" | "largestContentfulPaint" | "totalBlockingTime" | "cumulativeLayoutShift";
+
 export type CreditPack = { 
 /**
  * Display name.

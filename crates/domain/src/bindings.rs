@@ -99,6 +99,7 @@ pub fn typescript() -> String {
         performance::GoodRange,
         performance::MeasuredMetrics,
         performance::FilledMetrics,
+        performance::DiagnosedMetric,
         commerce::CreditPack,
         commerce::Purchase,
         commerce::Plan,

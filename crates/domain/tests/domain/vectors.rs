@@ -67,6 +67,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         )),
         "fillFallbacks" => ok(performance::fill_fallbacks(&arg(a, 0)?)),
         "generateDiagnostics" => ok(performance::generate_diagnostics(&arg(a, 0)?)),
+        "metricDiagnostic" => ok(performance::metric_diagnostic(arg(a, 0)?, arg(a, 1)?)),
         "isProOnly" => ok(performance::is_pro_only(&arg(a, 0)?)),
         "formatSeconds" => ok(performance::format_seconds(arg(a, 0)?)),
         "sortActionItems" => {
