@@ -373,6 +373,15 @@ pub fn watermark(
     to_js(&from_js::<report::ReportType>(report_type)?.watermark())
 }
 
+/// The PDF footer of a report of this type for `url`, with the watermark when it carries one.
+#[wasm_bindgen(js_name = reportFooter)]
+pub fn report_footer(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+    url: &str,
+) -> Result<String, JsError> {
+    Ok(from_js::<report::ReportType>(report_type)?.footer(url))
+}
+
 /// Plan recommendation.
 #[wasm_bindgen(js_name = recommendPlan, unchecked_return_type = "PlanChoice")]
 pub fn recommend_plan(credits: f64, team: f64) -> Result<JsValue, JsError> {

@@ -94,6 +94,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "reportTypeForPages" => ok(ReportType::for_pages(whole(a, 0)?)),
         "isProfessional" => ok(arg::<ReportType>(a, 0)?.is_professional()),
         "watermark" => ok(arg::<ReportType>(a, 0)?.watermark()),
+        "reportFooter" => ok(arg::<ReportType>(a, 0)?.footer(&arg::<String>(a, 1)?)),
         "packageIds" => ok(commerce::package_ids()),
         "recommendPlan" => ok(commerce::recommend_plan(arg(a, 0)?, whole(a, 1)?)),
         "recommendPack" => ok(commerce::recommend_pack(arg(a, 0)?)),
