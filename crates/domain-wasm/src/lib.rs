@@ -180,6 +180,14 @@ pub fn validate_registration(
     to_js(&forms::validate_registration(&from_js(form)?))
 }
 
+/// Contact form errors.
+#[wasm_bindgen(js_name = validateContact, unchecked_return_type = "FieldError[]")]
+pub fn validate_contact(
+    #[wasm_bindgen(unchecked_param_type = "ContactForm")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&forms::validate_contact(&from_js(form)?))
+}
+
 // --- performance -------------------------------------------------------------------------
 
 /// The good ranges table.

@@ -1263,6 +1263,24 @@ username: string,
  */
 password: string, };
 
+export type ContactForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * Where to reply.
+ */
+email: string, 
+/**
+ * What the message is about.
+ */
+subject: string, 
+/**
+ * The message.
+ */
+message: string, };
+
 export type GoodRange = { 
 /**
  * Machine id, for example `fcp`.

@@ -96,6 +96,7 @@ pub fn typescript() -> String {
         forms::LeadForm,
         forms::CalculatorInput,
         forms::Registration,
+        forms::ContactForm,
         performance::GoodRange,
         performance::MeasuredMetrics,
         performance::FilledMetrics,

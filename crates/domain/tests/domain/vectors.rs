@@ -60,6 +60,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "validateLead" => ok(forms::validate_lead(&arg(a, 0)?)),
         "validateDownload" => ok(forms::validate_download(&arg(a, 0)?)),
         "validateCalculator" => ok(forms::validate_calculator(&arg(a, 0)?)),
+        "validateContact" => ok(forms::validate_contact(&arg(a, 0)?)),
         "validateRegistration" => ok(forms::validate_registration(&arg(a, 0)?)),
         "inGoodRange" => ok(performance::in_good_range(
             &arg::<String>(a, 0)?,
