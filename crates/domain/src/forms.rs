@@ -244,7 +244,7 @@ fn bounded_text(
         let digits = max.to_string();
         let mut limit = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 limit.push(',');
             }
             limit.push(c);
