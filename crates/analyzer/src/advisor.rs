@@ -140,8 +140,8 @@ fn h1(page: &PageSummary) -> Option<&str> {
         .map(|(_, t)| t.as_str())
 }
 
-/// Suggest a title of 30-60 characters: the main heading (or current title) and the site name,
-/// widened with the top keywords when short.
+/// Suggest a title within the good title range (docs/PRODUCT.md §9.7): the main heading (or
+/// current title) and the site name, widened with the top keywords when short.
 pub fn suggest_title(page: &PageSummary) -> String {
     let (lo, hi) = title_range();
     let keywords = top_keywords(&page.text, 3);
@@ -183,7 +183,8 @@ pub fn suggest_title(page: &PageSummary) -> String {
     t
 }
 
-/// Suggest a description of 120-160 characters from the page's first sentences.
+/// Suggest a description within the good description range (docs/PRODUCT.md §9.7) from the
+/// page's first sentences.
 pub fn suggest_description(page: &PageSummary) -> String {
     let (lo, hi) = description_range();
     let mut out = String::new();

@@ -9,12 +9,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+use domain::professional::{BacklinkFigures, GraphEvidence, ReferringDomain};
 use futures::future::BoxFuture;
 use serde::Serialize;
-use serde_json::json;
 use url::Url;
 
 use crate::crawl::SiteData;
+use crate::report::count;
 
 /// A failure of the graph storage.
 #[derive(Debug, thiserror::Error)]
@@ -185,8 +186,8 @@ impl LinkGraph for MemoryLinkGraph {
 pub struct AuthorityReport {
     /// 0-100, `None` when no referring domain is known.
     pub domain_authority: Option<u32>,
-    /// The backlink analysis JSON for the report.
-    pub backlink_analysis: serde_json::Value,
+    /// The backlink figures for the report.
+    pub backlinks: BacklinkFigures,
 }
 
 /// Computes backlinks and authority for a crawled site.
@@ -356,17 +357,27 @@ impl AuthorityProvider for GraphAuthority {
             };
             Ok(AuthorityReport {
                 domain_authority,
-                backlink_analysis: json!({
-                    "provider": "sitelens-link-graph",
-                    "domain": me,
-                    "evidence": { "pagesInGraph": stats.pages, "domainsInGraph": stats.domains },
-                    "backlinks": inbound.len(),
-                    "followedBacklinks": inbound.iter().filter(|e| !e.nofollow).count(),
-                    "referringDomains": by_host.len(),
-                    "topReferringDomains": top.iter().map(|(d, (n, f))| json!({"domain": d, "links": n, "followedLinks": f})).collect::<Vec<_>>(),
-                    "authorityScore": domain_authority,
-                    "note": note,
-                }),
+                backlinks: BacklinkFigures {
+                    provider: "sitelens-link-graph".to_owned(),
+                    domain: me,
+                    evidence: GraphEvidence {
+                        pages_in_graph: count(stats.pages),
+                        domains_in_graph: count(stats.domains),
+                    },
+                    backlinks: count(inbound.len()),
+                    followed_backlinks: count(inbound.iter().filter(|e| !e.nofollow).count()),
+                    referring_domains: count(by_host.len()),
+                    top_referring_domains: top
+                        .into_iter()
+                        .map(|(domain, (links, followed))| ReferringDomain {
+                            domain,
+                            links: count(links),
+                            followed_links: count(followed),
+                        })
+                        .collect(),
+                    authority_score: domain_authority,
+                    note,
+                },
             })
         })
     }

@@ -21,6 +21,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::advisor::{Advice, Advisor, PageSummary, RuleBasedAdvisor, advise_by_rules};
+use crate::checks::seo::{description_range, title_range};
 
 /// Where and how to ask the model.
 #[derive(Clone)]
@@ -89,9 +90,18 @@ struct WireAdvice {
     content: ContentOptimizations,
 }
 
-const SYSTEM_PROMPT: &str = r#"You are an SEO and web content editor. You receive facts about one web page as JSON and answer with ONE JSON object and nothing else, exactly in this shape:
-{"metaTags":{"title":{"current":string,"analysis":string,"suggested":string},"description":{"current":string,"analysis":string,"suggested":string},"ogTags":{"analysis":string,"suggestions":{"og:title":string,"og:description":string,"og:type":string}}},"content":{"content":{"analysis":string,"suggestions":[string]},"headings":{"analysis":string,"suggestions":{"<existing heading text>":"<better heading text>"}}}}
-Rules: the suggested title has 30-60 characters; the suggested description has 120-160 characters; write in the page's language; base every statement on the facts given; heading suggestions may only use headings present in the facts as keys; at most 6 content suggestions."#;
+/// The one JSON object the model must answer with.
+const ANSWER_SHAPE: &str = r#"{"metaTags":{"title":{"current":string,"analysis":string,"suggested":string},"description":{"current":string,"analysis":string,"suggested":string},"ogTags":{"analysis":string,"suggestions":{"og:title":string,"og:description":string,"og:type":string}}},"content":{"content":{"analysis":string,"suggestions":[string]},"headings":{"analysis":string,"suggestions":{"<existing heading text>":"<better heading text>"}}}}"#;
+
+/// The instructions sent with every request; the length rules are `domain`'s good ranges
+/// (docs/PRODUCT.md §9.7).
+fn system_prompt() -> String {
+    let (tlo, thi) = title_range();
+    let (dlo, dhi) = description_range();
+    format!(
+        "You are an SEO and web content editor. You receive facts about one web page as JSON and answer with ONE JSON object and nothing else, exactly in this shape:\n{ANSWER_SHAPE}\nRules: the suggested title has {tlo}-{thi} characters; the suggested description has {dlo}-{dhi} characters; write in the page's language; base every statement on the facts given; heading suggestions may only use headings present in the facts as keys; at most 6 content suggestions."
+    )
+}
 
 /// Advice from an OpenAI-compatible chat model, falling back to rules.
 #[derive(Debug, Clone)]
@@ -144,7 +154,7 @@ impl LlmAdvisor {
             "temperature": 0.2,
             "response_format": {"type": "json_object"},
             "messages": [
-                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "system", "content": system_prompt()},
                 {"role": "user", "content": facts.to_string()},
             ],
         })
@@ -216,7 +226,7 @@ fn check_len(what: &str, text: &str, min: usize, max: usize) -> Result<(), LlmEr
 
 fn validate(mut w: WireAdvice, page: &PageSummary) -> Result<Advice, LlmError> {
     let m = &mut w.meta_tags;
-    // Loose bounds: the prompt asks for 30-60 and 120-160; a little outside is still useful,
+    // Loose bounds: the prompt asks for the good ranges; a little outside is still useful,
     // an empty or essay-length answer is not.
     check_len("the suggested title", &m.title.suggested, 10, 80)?;
     check_len(

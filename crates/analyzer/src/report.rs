@@ -4,13 +4,18 @@
 use std::collections::BTreeMap;
 
 use domain::performance::{MeasuredMetrics, fill_fallbacks, generate_diagnostics, is_pro_only};
+use domain::professional::{
+    BacklinkAnalysis, BacklinkFailure, ContentQualityAssessment, CrawledPageSummary,
+    InternalLinkAnalysis, KeywordCount, PageContentSummary, PageHeaderSuggestions,
+    PageMetaSuggestions, RedirectHop, RobotsAnalysis, RobotsGroup, RobotsProblem, RobotsRule,
+    SitemapAnalysis, SitemapDocument, SitemapKind,
+};
 use domain::report::{
     ActionItem, AnalysisReport, Diagnostic, DiagnosticDetail, DiagnosticType, Finding, FindingType,
     LabScores, LighthouseResult, PerformanceMetrics, Priority, ProfessionalAnalysis, ReportType,
     Scores, Screenshots, SectionGroup,
 };
 use domain::score::{findings_score, group_status, overall_score};
-use serde_json::json;
 
 use crate::advisor::Advice;
 use crate::authority::AuthorityReport;
@@ -326,114 +331,247 @@ fn performance(input: &ReportInput<'_>, perf_score: u32, seo_ring: u32) -> Perfo
     }
 }
 
-fn professional(input: &ReportInput<'_>, content_score: u32) -> ProfessionalAnalysis {
+/// A count as the contract's `u32`, saturating (no crawl or link graph comes near the limit).
+pub(crate) fn count<N: TryInto<u32>>(n: N) -> u32 {
+    n.try_into().unwrap_or(u32::MAX)
+}
+
+/// The findings whose id starts with `prefix`, in report order.
+fn findings_with(input: &ReportInput<'_>, prefix: &str) -> Vec<Finding> {
+    input
+        .findings
+        .iter()
+        .filter(|t| t.finding.id.starts_with(prefix))
+        .map(|t| t.finding.clone())
+        .collect()
+}
+
+fn internal_link_analysis(input: &ReportInput<'_>) -> InternalLinkAnalysis {
     let site = input.site;
-    let pages_json: Vec<serde_json::Value> = site
+    let pages = site
         .pages
         .iter()
         .map(|p| {
-            json!({
-                "url": p.url.as_str(),
-                "finalUrl": p.final_url().as_str(),
-                "status": p.status(),
-                "depth": p.depth,
-                "redirects": p.fetched.as_ref().map(|f| f.hops.clone()).unwrap_or_default(),
-                "error": p.fetched.as_ref().err(),
-                "internalLinks": p.doc.as_ref().map(|d| d.anchors.iter().filter(|a| a.url.as_ref().is_some_and(|u| crate::crawl::same_site(p.final_url(), u))).count()),
-                "externalLinks": p.doc.as_ref().map(|d| d.anchors.iter().filter(|a| a.url.as_ref().is_some_and(|u| !crate::crawl::same_site(p.final_url(), u))).count()),
-                "wordCount": p.doc.as_ref().map(|d| d.word_count),
+            let links = |same: bool| {
+                p.doc.as_ref().map(|d| {
+                    count(
+                        d.anchors
+                            .iter()
+                            .filter(|a| {
+                                a.url.as_ref().is_some_and(|u| {
+                                    crate::crawl::same_site(p.final_url(), u) == same
+                                })
+                            })
+                            .count(),
+                    )
+                })
+            };
+            CrawledPageSummary {
+                url: p.url.to_string(),
+                final_url: p.final_url().to_string(),
+                status: p.status(),
+                depth: p.depth,
+                redirects: p
+                    .fetched
+                    .as_ref()
+                    .map(|f| {
+                        f.hops
+                            .iter()
+                            .map(|h| RedirectHop {
+                                url: h.url.clone(),
+                                status: h.status,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                error: p.fetched.as_ref().err().cloned(),
+                internal_links: links(true),
+                external_links: links(false),
+                word_count: p.doc.as_ref().map(|d| count(d.word_count)),
+            }
+        })
+        .collect();
+    InternalLinkAnalysis {
+        pages_crawled: count(site.pages.len()),
+        link_targets_checked: count(site.internal_links.len()),
+        blocked_by_robots: site.blocked_by_robots.clone(),
+        pages,
+        findings: findings_with(input, "links."),
+    }
+}
+
+fn content_quality_assessment(
+    input: &ReportInput<'_>,
+    content_score: u32,
+) -> ContentQualityAssessment {
+    let pages = input
+        .site
+        .pages
+        .iter()
+        .filter_map(|p| {
+            p.doc.as_ref().map(|d| PageContentSummary {
+                url: p.final_url().to_string(),
+                word_count: count(d.word_count),
+                title: d.titles.first().cloned(),
+                h1: d
+                    .headings
+                    .iter()
+                    .find(|(l, _)| *l == 1)
+                    .map(|(_, t)| t.clone()),
+                top_keywords: crate::checks::content::top_keywords(&d.text, 5)
+                    .into_iter()
+                    .map(|(keyword, c)| KeywordCount {
+                        keyword,
+                        count: count(c),
+                    })
+                    .collect(),
             })
         })
         .collect();
-    let link_findings: Vec<&Finding> = input
-        .findings
-        .iter()
-        .filter(|t| t.finding.id.starts_with("links."))
-        .map(|t| &t.finding)
-        .collect();
-    let internal_link_analysis = json!({
-        "pagesCrawled": site.pages.len(),
-        "linkTargetsChecked": site.internal_links.len(),
-        "blockedByRobots": site.blocked_by_robots,
-        "pages": pages_json,
-        "findings": link_findings,
-    });
-    let content_findings: Vec<&Finding> = input
-        .findings
-        .iter()
-        .filter(|t| t.finding.id.starts_with("content."))
-        .map(|t| &t.finding)
-        .collect();
-    let content_quality_assessment = json!({
-        "score": content_score,
-        "pages": site.pages.iter().filter_map(|p| p.doc.as_ref().map(|d| json!({
-            "url": p.final_url().as_str(),
-            "wordCount": d.word_count,
-            "title": d.titles.first(),
-            "h1": d.headings.iter().find(|(l, _)| *l == 1).map(|(_, t)| t),
-            "topKeywords": crate::checks::content::top_keywords(&d.text, 5).into_iter().map(|(w, c)| json!({"keyword": w, "count": c})).collect::<Vec<_>>(),
-        }))).collect::<Vec<_>>(),
-        "findings": content_findings,
-    });
-    let meta_tag_suggestions = json!(input
-        .page_advice
-        .iter()
-        .map(|(u, a)| json!({"url": u, "title": a.meta_tags.title, "description": a.meta_tags.description, "ogTags": a.meta_tags.og_tags}))
-        .collect::<Vec<_>>());
-    let header_suggestions = json!(input
+    ContentQualityAssessment {
+        score: content_score,
+        pages,
+        findings: findings_with(input, "content."),
+    }
+}
+
+fn header_suggestions(input: &ReportInput<'_>) -> Vec<PageHeaderSuggestions> {
+    input
         .page_advice
         .iter()
         .map(|(u, a)| {
-            let outline: Vec<String> = site
+            let outline: Vec<String> = input
+                .site
                 .pages
                 .iter()
                 .find(|p| p.final_url().as_str() == u)
                 .and_then(|p| p.doc.as_ref())
-                .map(|d| d.headings.iter().map(|(l, t)| format!("H{l}: {t}")).collect())
+                .map(|d| {
+                    d.headings
+                        .iter()
+                        .map(|(l, t)| format!("H{l}: {t}"))
+                        .collect()
+                })
                 .unwrap_or_default();
-            json!({"url": u, "outline": outline, "analysis": a.content.headings.analysis, "suggestions": a.content.headings.suggestions})
+            PageHeaderSuggestions {
+                url: u.clone(),
+                outline,
+                analysis: a.content.headings.analysis.clone(),
+                suggestions: a.content.headings.suggestions.clone(),
+            }
         })
-        .collect::<Vec<_>>());
+        .collect()
+}
+
+fn robots_analysis(site: &SiteData) -> RobotsAnalysis {
     let r = &site.robots;
-    let robots_analysis = json!({
-        "url": r.url,
-        "status": r.status,
-        "found": r.robots.is_some(),
-        "error": r.error,
-        "groups": r.robots.as_ref().map(|x| x.groups.clone()).unwrap_or_default(),
-        "sitemaps": r.robots.as_ref().map(|x| x.sitemaps.clone()).unwrap_or_default(),
-        "errors": r.robots.as_ref().map(|x| x.errors.clone()).unwrap_or_default(),
-        "blocksStartPage": !r.allows(crate::config::ROBOTS_TOKEN, site.start_page().final_url()),
-        "blockedLinkedPages": site.blocked_by_robots.iter().map(|u| short_url(u)).collect::<Vec<_>>(),
-    });
-    let sitemap_analysis = json!({
-        "documents": site.sitemaps.iter().map(|s| json!({
-            "url": s.url,
-            "foundVia": s.found_via,
-            "status": s.status,
-            "kind": s.parsed.as_ref().ok().map(|d| d.kind),
-            "entries": s.parsed.as_ref().ok().map(|d| d.locs.len()),
-            "invalidEntries": s.parsed.as_ref().ok().map(|d| d.invalid_entries),
-            "error": s.parsed.as_ref().err(),
-        })).collect::<Vec<_>>(),
-        "urlCount": site.sitemap_urls.len(),
-        "findings": input.findings.iter().filter(|t| t.finding.id.starts_with("seo.sitemap")).map(|t| &t.finding).collect::<Vec<_>>(),
-    });
+    let parsed = r.robots.as_ref();
+    RobotsAnalysis {
+        url: r.url.clone(),
+        status: r.status,
+        found: parsed.is_some(),
+        error: r.error.clone(),
+        groups: parsed
+            .map(|x| {
+                x.groups
+                    .iter()
+                    .map(|g| RobotsGroup {
+                        agents: g.agents.clone(),
+                        rules: g
+                            .rules
+                            .iter()
+                            .map(|rule| RobotsRule {
+                                allow: rule.allow,
+                                pattern: rule.pattern.clone(),
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        sitemaps: parsed.map(|x| x.sitemaps.clone()).unwrap_or_default(),
+        errors: parsed
+            .map(|x| {
+                x.errors
+                    .iter()
+                    .map(|e| RobotsProblem {
+                        line: count(e.line),
+                        content: e.content.clone(),
+                        message: e.message.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        blocks_start_page: !r.allows(crate::config::ROBOTS_TOKEN, site.start_page().final_url()),
+        blocked_linked_pages: site
+            .blocked_by_robots
+            .iter()
+            .map(|u| short_url(u))
+            .collect(),
+    }
+}
+
+fn sitemap_analysis(input: &ReportInput<'_>) -> SitemapAnalysis {
+    let site = input.site;
+    SitemapAnalysis {
+        documents: site
+            .sitemaps
+            .iter()
+            .map(|s| {
+                let doc = s.parsed.as_ref().ok();
+                SitemapDocument {
+                    url: s.url.clone(),
+                    found_via: s.found_via.to_owned(),
+                    status: s.status,
+                    kind: doc.map(|d| match d.kind {
+                        crate::sitemap::SitemapKind::UrlSet => SitemapKind::UrlSet,
+                        crate::sitemap::SitemapKind::Index => SitemapKind::Index,
+                    }),
+                    entries: doc.map(|d| count(d.locs.len())),
+                    invalid_entries: doc.map(|d| count(d.invalid_entries)),
+                    error: s.parsed.as_ref().err().cloned(),
+                }
+            })
+            .collect(),
+        url_count: count(site.sitemap_urls.len()),
+        findings: findings_with(input, "seo.sitemap"),
+    }
+}
+
+fn professional(input: &ReportInput<'_>, content_score: u32) -> ProfessionalAnalysis {
+    let meta_tag_suggestions = input
+        .page_advice
+        .iter()
+        .map(|(u, a)| PageMetaSuggestions {
+            url: u.clone(),
+            title: a.meta_tags.title.clone(),
+            description: a.meta_tags.description.clone(),
+            og_tags: a.meta_tags.og_tags.clone(),
+        })
+        .collect();
     let (domain_authority, backlink_analysis) = match &input.authority {
-        Some(Ok(a)) => (a.domain_authority, a.backlink_analysis.clone()),
-        Some(Err(e)) => (None, json!({"error": e})),
-        None => (None, json!(null)),
+        Some(Ok(a)) => (
+            a.domain_authority,
+            Some(BacklinkAnalysis::Figures(a.backlinks.clone())),
+        ),
+        Some(Err(e)) => (
+            None,
+            Some(BacklinkAnalysis::Failed(BacklinkFailure {
+                error: e.clone(),
+            })),
+        ),
+        None => (None, None),
     };
     ProfessionalAnalysis {
         domain_authority,
         content_quality: Some(content_score),
         backlink_analysis,
-        internal_link_analysis,
-        content_quality_assessment,
+        internal_link_analysis: internal_link_analysis(input),
+        content_quality_assessment: content_quality_assessment(input, content_score),
         meta_tag_suggestions,
-        header_suggestions,
-        robots_analysis,
-        sitemap_analysis,
+        header_suggestions: header_suggestions(input),
+        robots_analysis: robots_analysis(input.site),
+        sitemap_analysis: sitemap_analysis(input),
     }
 }
 

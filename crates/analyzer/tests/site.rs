@@ -7,10 +7,19 @@ use std::sync::Arc;
 
 use analyzer::guard::StaticResolver;
 use analyzer::{AnalyzeError, AnalyzeOptions, Analyzer, AnalyzerConfig, FetchError};
-use domain::report::{FindingType, Priority, ReportType};
+use domain::professional::{BacklinkAnalysis, BacklinkFigures};
+use domain::report::{FindingType, Priority, ProfessionalAnalysis, ReportType};
 
 use crate::support::server::{Reply, Site, TestServer, fixture};
 use crate::support::util::{analyze, analyze_with_progress, finding, findings, test_config};
+
+/// The backlink figures of a professional report (failing the test when the graph failed).
+fn figures(pro: &ProfessionalAnalysis) -> &BacklinkFigures {
+    match &pro.backlink_analysis {
+        Some(BacklinkAnalysis::Figures(f)) => f,
+        other => panic!("backlink figures expected, got {other:?}"),
+    }
+}
 
 /// A page of the fixture site: the template with its own title, heading, text and links.
 fn page(title: &str, h1: &str, text: &str, links: &[(&str, &str)]) -> Reply {
@@ -298,27 +307,28 @@ async fn a_professional_crawl_finds_every_planted_problem() {
     // The sitemap seeded the orphan page into the crawl; nofollow kept /contact out of it.
     assert_eq!(server.gets("/contact"), 0);
     let pro = report.professional.as_ref().expect("professional extras");
-    let pages = pro.internal_link_analysis["pages"]
-        .as_array()
-        .expect("pages");
-    assert!(pages.iter().any(
-        |p| p["url"].as_str().is_some_and(|u| u.ends_with("/orphan")) && p["depth"].is_null()
-    ));
+    let pages = &pro.internal_link_analysis.pages;
+    assert!(
+        pages
+            .iter()
+            .any(|p| p.url.ends_with("/orphan") && p.depth.is_none())
+    );
     assert_eq!(report.pages_analyzed as usize, pages.len());
     assert_eq!(
-        pro.robots_analysis["blockedLinkedPages"][0],
+        pro.robots_analysis.blocked_linked_pages[0],
         "/private/secret"
     );
-    assert_eq!(pro.sitemap_analysis["urlCount"], 6);
+    assert_eq!(pro.sitemap_analysis.url_count, 6);
 
     // No other domain links here: no authority score, and the evidence is stated.
     assert_eq!(pro.domain_authority, None);
-    let note = pro.backlink_analysis["note"].as_str().expect("note");
+    let backlinks = figures(pro);
+    let note = &backlinks.note;
     assert!(
         note.contains("no authority score is given without evidence"),
         "{note}"
     );
-    assert_eq!(pro.backlink_analysis["evidence"]["domainsInGraph"], 1);
+    assert_eq!(backlinks.evidence.domains_in_graph, 1);
 
     // Action plan: high before medium before low, issues high.
     let order: Vec<Priority> = report.action_items.iter().map(|a| a.priority).collect();
@@ -414,12 +424,10 @@ async fn authority_comes_from_the_link_graph_of_earlier_crawls() {
         .expect("a again");
     let pro = again.professional.expect("pro");
     assert!(pro.domain_authority.is_some());
-    assert_eq!(pro.backlink_analysis["referringDomains"], 1);
-    assert_eq!(
-        pro.backlink_analysis["topReferringDomains"][0]["domain"],
-        "b.test"
-    );
-    assert_eq!(pro.backlink_analysis["evidence"]["domainsInGraph"], 2);
+    let backlinks = figures(&pro);
+    assert_eq!(backlinks.referring_domains, 1);
+    assert_eq!(backlinks.top_referring_domains[0].domain, "b.test");
+    assert_eq!(backlinks.evidence.domains_in_graph, 2);
 }
 
 #[tokio::test]

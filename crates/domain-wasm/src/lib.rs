@@ -180,6 +180,14 @@ pub fn validate_registration(
     to_js(&forms::validate_registration(&from_js(form)?))
 }
 
+/// Contact form errors.
+#[wasm_bindgen(js_name = validateContact, unchecked_return_type = "FieldError[]")]
+pub fn validate_contact(
+    #[wasm_bindgen(unchecked_param_type = "ContactForm")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&forms::validate_contact(&from_js(form)?))
+}
+
 // --- performance -------------------------------------------------------------------------
 
 /// The good ranges table.
@@ -208,6 +216,15 @@ pub fn generate_diagnostics(
     #[wasm_bindgen(unchecked_param_type = "MeasuredMetrics")] measured: JsValue,
 ) -> Result<JsValue, JsError> {
     to_js(&performance::generate_diagnostics(&from_js(measured)?))
+}
+
+/// The diagnostic of one metric's value, or null within its good range.
+#[wasm_bindgen(js_name = metricDiagnostic, unchecked_return_type = "Diagnostic | null")]
+pub fn metric_diagnostic(
+    #[wasm_bindgen(unchecked_param_type = "DiagnosedMetric")] metric: JsValue,
+    value: f64,
+) -> Result<JsValue, JsError> {
+    to_js(&performance::metric_diagnostic(from_js(metric)?, value))
 }
 
 /// Whether a diagnostic is for paid viewers only.
@@ -362,6 +379,15 @@ pub fn watermark(
     #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
 ) -> Result<JsValue, JsError> {
     to_js(&from_js::<report::ReportType>(report_type)?.watermark())
+}
+
+/// The PDF footer of a report of this type for `url`, with the watermark when it carries one.
+#[wasm_bindgen(js_name = reportFooter)]
+pub fn report_footer(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+    url: &str,
+) -> Result<String, JsError> {
+    Ok(from_js::<report::ReportType>(report_type)?.footer(url))
 }
 
 /// Plan recommendation.

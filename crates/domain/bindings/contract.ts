@@ -522,33 +522,374 @@ domainAuthority?: number,
  */
 contentQuality?: number, 
 /**
- * Backlink analysis.
+ * Backlink analysis; `null` when the report was built without a link graph.
  */
-backlinkAnalysis: JsonValue, 
+backlinkAnalysis: BacklinkAnalysis | null, 
 /**
  * Internal link analysis.
  */
-internalLinkAnalysis: JsonValue, 
+internalLinkAnalysis: InternalLinkAnalysis, 
 /**
  * Content quality assessment.
  */
-contentQualityAssessment: JsonValue, 
+contentQualityAssessment: ContentQualityAssessment, 
 /**
  * Meta tag suggestions per page.
  */
-metaTagSuggestions: JsonValue, 
+metaTagSuggestions: Array<PageMetaSuggestions>, 
 /**
- * Header structure suggestions.
+ * Header structure suggestions per page.
  */
-headerSuggestions: JsonValue, 
+headerSuggestions: Array<PageHeaderSuggestions>, 
 /**
  * robots.txt analysis.
  */
-robotsAnalysis: JsonValue, 
+robotsAnalysis: RobotsAnalysis, 
 /**
  * sitemap.xml analysis.
  */
-sitemapAnalysis: JsonValue, };
+sitemapAnalysis: SitemapAnalysis, };
+
+export type GraphEvidence = { 
+/**
+ * Pages Sitelens has crawled.
+ */
+pagesInGraph: number, 
+/**
+ * Sites (hosts) among them.
+ */
+domainsInGraph: number, };
+
+export type ReferringDomain = { 
+/**
+ * Its host name.
+ */
+domain: string, 
+/**
+ * Links from it to the analysed site.
+ */
+links: number, 
+/**
+ * Of those, links without nofollow, sponsored or ugc (the ones authority flows through).
+ * Reports stored before this was counted read 0.
+ */
+followedLinks: number, };
+
+export type BacklinkFigures = { 
+/**
+ * Where the figures come from: `sitelens-link-graph`.
+ */
+provider: string, 
+/**
+ * The analysed host.
+ */
+domain: string, 
+/**
+ * The size of the graph the figures rest on.
+ */
+evidence: GraphEvidence, 
+/**
+ * Links into the site from other sites.
+ */
+backlinks: number, 
+/**
+ * Of those, followed links. Reports stored before this was counted read 0.
+ */
+followedBacklinks: number, 
+/**
+ * Distinct sites linking in.
+ */
+referringDomains: number, 
+/**
+ * Up to ten of them, most links first.
+ */
+topReferringDomains: Array<ReferringDomain>, 
+/**
+ * Authority 0-100, `null` without followed links to rank by.
+ */
+authorityScore: number | null, 
+/**
+ * What the figures rest on, in a sentence.
+ */
+note: string, };
+
+export type BacklinkFailure = { 
+/**
+ * The reason.
+ */
+error: string, };
+
+export type BacklinkAnalysis = BacklinkFigures | BacklinkFailure;
+
+export type RedirectHop = { 
+/**
+ * The address requested.
+ */
+url: string, 
+/**
+ * Its status (3xx).
+ */
+status: number, };
+
+export type CrawledPageSummary = { 
+/**
+ * The address requested (as linked or listed in the sitemap).
+ */
+url: string, 
+/**
+ * The address that finally answered.
+ */
+finalUrl: string, 
+/**
+ * Final status, `null` when no response came.
+ */
+status: number | null, 
+/**
+ * Clicks from the start page; `null` when only the sitemap led to it.
+ */
+depth: number | null, 
+/**
+ * Redirects before the final response.
+ */
+redirects: Array<RedirectHop>, 
+/**
+ * Why the page could not be fetched.
+ */
+error: string | null, 
+/**
+ * Links to the same site (HTML pages only).
+ */
+internalLinks: number | null, 
+/**
+ * Links to other sites (HTML pages only).
+ */
+externalLinks: number | null, 
+/**
+ * Words of body text (HTML pages only).
+ */
+wordCount: number | null, };
+
+export type InternalLinkAnalysis = { 
+/**
+ * Pages crawled.
+ */
+pagesCrawled: number, 
+/**
+ * Same-site link targets checked without being crawled as pages.
+ */
+linkTargetsChecked: number, 
+/**
+ * Same-site addresses robots.txt kept Sitelens from fetching.
+ */
+blockedByRobots: Array<string>, 
+/**
+ * Every crawled page.
+ */
+pages: Array<CrawledPageSummary>, 
+/**
+ * The site link findings (`links.*`).
+ */
+findings: Array<Finding>, };
+
+export type KeywordCount = { 
+/**
+ * The word, lower-case.
+ */
+keyword: string, 
+/**
+ * Times it occurs.
+ */
+count: number, };
+
+export type PageContentSummary = { 
+/**
+ * The page's final address.
+ */
+url: string, 
+/**
+ * Words of body text.
+ */
+wordCount: number, 
+/**
+ * Its first title, if any.
+ */
+title: string | null, 
+/**
+ * Its first H1, if any.
+ */
+h1: string | null, 
+/**
+ * Its five most frequent words.
+ */
+topKeywords: Array<KeywordCount>, };
+
+export type ContentQualityAssessment = { 
+/**
+ * Content score, 0-100.
+ */
+score: number, 
+/**
+ * Every HTML page.
+ */
+pages: Array<PageContentSummary>, 
+/**
+ * The content findings (`content.*`).
+ */
+findings: Array<Finding>, };
+
+export type PageMetaSuggestions = { 
+/**
+ * The page's final address.
+ */
+url: string, 
+/**
+ * The title element.
+ */
+title: MetaSuggestion, 
+/**
+ * The meta description.
+ */
+description: MetaSuggestion, 
+/**
+ * Open Graph tags.
+ */
+ogTags: OgTagSuggestions, };
+
+export type PageHeaderSuggestions = { 
+/**
+ * The page's final address.
+ */
+url: string, 
+/**
+ * Its headings in order, as `H2: text`.
+ */
+outline: Array<string>, 
+/**
+ * What was found.
+ */
+analysis: string, 
+/**
+ * Current heading → suggested heading.
+ */
+suggestions: { [key in string]: string }, };
+
+export type RobotsRule = { 
+/**
+ * True for `Allow`, false for `Disallow`.
+ */
+allow: boolean, 
+/**
+ * The path pattern (`*` wildcards, `$` end anchor).
+ */
+pattern: string, };
+
+export type RobotsGroup = { 
+/**
+ * Product tokens, lower-case.
+ */
+agents: Array<string>, 
+/**
+ * Rules in file order.
+ */
+rules: Array<RobotsRule>, };
+
+export type RobotsProblem = { 
+/**
+ * Line number, 1-based.
+ */
+line: number, 
+/**
+ * The line as written.
+ */
+content: string, 
+/**
+ * What is wrong.
+ */
+message: string, };
+
+export type RobotsAnalysis = { 
+/**
+ * Its address.
+ */
+url: string, 
+/**
+ * HTTP status, `null` when the request failed.
+ */
+status: number | null, 
+/**
+ * Whether a robots.txt was read.
+ */
+found: boolean, 
+/**
+ * Why it could not be fetched or read.
+ */
+error: string | null, 
+/**
+ * Its groups in file order.
+ */
+groups: Array<RobotsGroup>, 
+/**
+ * Its `Sitemap:` addresses.
+ */
+sitemaps: Array<string>, 
+/**
+ * Lines that break the format.
+ */
+errors: Array<RobotsProblem>, 
+/**
+ * Whether it keeps crawlers off the start page.
+ */
+blocksStartPage: boolean, 
+/**
+ * Linked same-site pages it blocks, as short paths.
+ */
+blockedLinkedPages: Array<string>, };
+
+export type SitemapKind = "urlSet" | "index";
+
+export type SitemapDocument = { 
+/**
+ * Its address.
+ */
+url: string, 
+/**
+ * How it was found: `robots.txt`, `default path` or `sitemap index`.
+ */
+foundVia: string, 
+/**
+ * HTTP status, when a response came.
+ */
+status: number | null, 
+/**
+ * Url set or index, when it could be read.
+ */
+kind: SitemapKind | null, 
+/**
+ * Its `<loc>` entries, when it could be read.
+ */
+entries: number | null, 
+/**
+ * Entries without an absolute http(s) `<loc>`, when it could be read.
+ */
+invalidEntries: number | null, 
+/**
+ * Why it could not be read.
+ */
+error: string | null, };
+
+export type SitemapAnalysis = { 
+/**
+ * The documents read, the first one first.
+ */
+documents: Array<SitemapDocument>, 
+/**
+ * Distinct page addresses they list.
+ */
+urlCount: number, 
+/**
+ * The sitemap findings (`seo.sitemap*`).
+ */
+findings: Array<Finding>, };
 
 export type ResultResponse = { 
 /**
@@ -922,6 +1263,24 @@ username: string,
  */
 password: string, };
 
+export type ContactForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * Where to reply.
+ */
+email: string, 
+/**
+ * What the message is about.
+ */
+subject: string, 
+/**
+ * The message.
+ */
+message: string, };
+
 export type GoodRange = { 
 /**
  * Machine id, for example `fcp`.
@@ -1039,6 +1398,8 @@ requestCount: number,
  * camelCase names of the figures taken from [`FALLBACKS`], in field order.
  */
 estimated: Array<string>, };
+
+export type DiagnosedMetric = "firstContentfulPaint" | "largestContentfulPaint" | "totalBlockingTime" | "cumulativeLayoutShift";
 
 export type CreditPack = { 
 /**

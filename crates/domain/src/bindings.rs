@@ -6,7 +6,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::{commerce, constants, forms, performance, report, score, site_url};
+use crate::{commerce, constants, forms, performance, professional, report, score, site_url};
 
 macro_rules! declarations {
     ($cfg:expr; $($t:ty),* $(,)?) => {
@@ -48,6 +48,26 @@ pub fn typescript() -> String {
         report::ReportType,
         report::AnalysisReport,
         report::ProfessionalAnalysis,
+        professional::GraphEvidence,
+        professional::ReferringDomain,
+        professional::BacklinkFigures,
+        professional::BacklinkFailure,
+        professional::BacklinkAnalysis,
+        professional::RedirectHop,
+        professional::CrawledPageSummary,
+        professional::InternalLinkAnalysis,
+        professional::KeywordCount,
+        professional::PageContentSummary,
+        professional::ContentQualityAssessment,
+        professional::PageMetaSuggestions,
+        professional::PageHeaderSuggestions,
+        professional::RobotsRule,
+        professional::RobotsGroup,
+        professional::RobotsProblem,
+        professional::RobotsAnalysis,
+        professional::SitemapKind,
+        professional::SitemapDocument,
+        professional::SitemapAnalysis,
         report::ResultResponse,
         report::ProgressEventType,
         report::ProgressEvent,
@@ -76,9 +96,11 @@ pub fn typescript() -> String {
         forms::LeadForm,
         forms::CalculatorInput,
         forms::Registration,
+        forms::ContactForm,
         performance::GoodRange,
         performance::MeasuredMetrics,
         performance::FilledMetrics,
+        performance::DiagnosedMetric,
         commerce::CreditPack,
         commerce::Purchase,
         commerce::Plan,

@@ -206,3 +206,87 @@ pub fn validate_registration(form: &Registration) -> Vec<FieldError> {
     }
     errors
 }
+
+/// The contact form (docs/PRODUCT.md §5.12): the fields the `/contact` page sends to
+/// `POST /api/contact`. A field left out reads as empty, so it gets the field's own message.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ContactForm {
+    /// The sender's name.
+    pub name: String,
+    /// Where to reply.
+    pub email: String,
+    /// What the message is about.
+    pub subject: String,
+    /// The message.
+    pub message: String,
+}
+
+/// Longest name or subject of a contact message, in characters (after trimming).
+pub const CONTACT_FIELD_MAX: usize = 200;
+/// Longest contact message, in characters (after trimming).
+pub const CONTACT_MESSAGE_MAX: usize = 5000;
+
+/// A required text field of at most `max` characters (after trimming): `missing` when blank,
+/// a "keep it to" message naming `what` and the limit when too long.
+fn bounded_text(
+    field: &str,
+    value: &str,
+    max: usize,
+    missing: &str,
+    what: &str,
+) -> Option<FieldError> {
+    let value = value.trim();
+    if value.is_empty() {
+        Some(err(field, missing))
+    } else if value.chars().count() > max {
+        // Thousands grouped as people write them: 5,000.
+        let digits = max.to_string();
+        let mut limit = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                limit.push(',');
+            }
+            limit.push(c);
+        }
+        Some(err(
+            field,
+            &format!("Please keep {what} to {limit} characters"),
+        ))
+    } else {
+        None
+    }
+}
+
+/// Validates the contact form (docs/PRODUCT.md §5.12): every field required, the e-mail valid,
+/// the name and subject at most [`CONTACT_FIELD_MAX`] characters and the message at most
+/// [`CONTACT_MESSAGE_MAX`]. The web form and the server both ask here.
+pub fn validate_contact(form: &ContactForm) -> Vec<FieldError> {
+    [
+        bounded_text(
+            "name",
+            &form.name,
+            CONTACT_FIELD_MAX,
+            "Please enter your name",
+            "your name",
+        ),
+        (!is_valid_email(&form.email)).then(|| err("email", EMAIL_MESSAGE)),
+        bounded_text(
+            "subject",
+            &form.subject,
+            CONTACT_FIELD_MAX,
+            "Please enter a subject",
+            "the subject",
+        ),
+        bounded_text(
+            "message",
+            &form.message,
+            CONTACT_MESSAGE_MAX,
+            "Please enter a message",
+            "the message",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}

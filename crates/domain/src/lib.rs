@@ -10,6 +10,7 @@ pub mod commerce;
 pub mod constants;
 pub mod forms;
 pub mod performance;
+pub mod professional;
 pub mod report;
 pub mod score;
 pub mod share;

@@ -356,56 +356,157 @@ pub fn format_seconds(ms: f64) -> String {
     format!("{:.1} s", ms / 1000.0)
 }
 
-/// Threshold pair of a generated diagnostic: above `warning` warns, above `error` errs.
+/// A metric the report diagnoses against a warning and an error threshold (docs/PRODUCT.md §9.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DiagnosedMetric {
+    /// First Contentful Paint, ms.
+    FirstContentfulPaint,
+    /// Largest Contentful Paint, ms.
+    LargestContentfulPaint,
+    /// Total Blocking Time, ms.
+    TotalBlockingTime,
+    /// Cumulative Layout Shift, unitless.
+    CumulativeLayoutShift,
+}
+
+/// How a diagnosed metric's values are written.
+#[derive(Clone, Copy)]
+enum Format {
+    /// Milliseconds shown as seconds, `3.4 s`.
+    Seconds,
+    /// Whole milliseconds, `350 ms`.
+    Millis,
+    /// Three decimals, `0.180`.
+    Unitless,
+}
+
+impl Format {
+    fn write(self, v: f64) -> String {
+        match self {
+            Format::Seconds => format_seconds(v),
+            Format::Millis => format!("{v:.0} ms"),
+            Format::Unitless => format!("{v:.3}"),
+        }
+    }
+}
+
+/// A diagnostic rule: above the metric's good range it warns, above `error` it errs. The good
+/// threshold and its wording come from [`good_ranges`], so the two never disagree.
 struct Rule {
     id: &'static str,
+    /// The [`GoodRange`] whose upper bound is the warning threshold.
+    range: &'static str,
     name: &'static str,
-    warning: f64,
+    format: Format,
     error: f64,
+    /// What was measured, given the formatted value; `None` words it "{name} took {value}".
+    measured: Option<fn(&str) -> String>,
     solution_warning: &'static str,
     solution_error: &'static str,
 }
 
-const FCP_RULE: Rule = Rule {
-    id: "perf.fcp",
-    name: "First Contentful Paint",
-    warning: 1800.0,
-    error: 3000.0,
-    solution_warning: "Inline the CSS needed above the fold, defer other scripts and styles, and serve text compressed so the first content paints sooner.",
-    solution_error: "Cut server response time, remove render-blocking resources from the head, inline critical CSS and preload the main font.",
-};
+impl DiagnosedMetric {
+    /// Every diagnosed metric, in the order diagnostics are listed.
+    pub const ALL: [DiagnosedMetric; 4] = [
+        DiagnosedMetric::FirstContentfulPaint,
+        DiagnosedMetric::LargestContentfulPaint,
+        DiagnosedMetric::TotalBlockingTime,
+        DiagnosedMetric::CumulativeLayoutShift,
+    ];
 
-const LCP_RULE: Rule = Rule {
-    id: "perf.lcp",
-    name: "Largest Contentful Paint",
-    warning: 2500.0,
-    error: 4000.0,
-    solution_warning: "Serve the largest image or text block sooner: compress and resize the hero image, preload it, and avoid lazy-loading it.",
-    solution_error: "The main content appears far too late: optimise the hero image (modern format, right size, preload), reduce server time and remove render-blocking resources.",
-};
+    fn rule(self) -> Rule {
+        match self {
+            DiagnosedMetric::FirstContentfulPaint => Rule {
+                id: "perf.fcp",
+                range: "fcp",
+                name: "First Contentful Paint",
+                format: Format::Seconds,
+                error: 3000.0,
+                measured: None,
+                solution_warning: "Inline the CSS needed above the fold, defer other scripts and styles, and serve text compressed so the first content paints sooner.",
+                solution_error: "Cut server response time, remove render-blocking resources from the head, inline critical CSS and preload the main font.",
+            },
+            DiagnosedMetric::LargestContentfulPaint => Rule {
+                id: "perf.lcp",
+                range: "lcp",
+                name: "Largest Contentful Paint",
+                format: Format::Seconds,
+                error: 4000.0,
+                measured: None,
+                solution_warning: "Serve the largest image or text block sooner: compress and resize the hero image, preload it, and avoid lazy-loading it.",
+                solution_error: "The main content appears far too late: optimise the hero image (modern format, right size, preload), reduce server time and remove render-blocking resources.",
+            },
+            DiagnosedMetric::TotalBlockingTime => Rule {
+                id: "perf.tbt",
+                range: "tbt",
+                name: "Total Blocking Time",
+                format: Format::Millis,
+                error: 600.0,
+                measured: Some(|v| {
+                    format!("Long tasks blocked the main thread for {v} after the first paint")
+                }),
+                solution_warning: "Split long JavaScript tasks, defer non-critical scripts and remove unused code.",
+                solution_error: "Split long JavaScript tasks, defer non-critical scripts and remove unused code.",
+            },
+            DiagnosedMetric::CumulativeLayoutShift => Rule {
+                id: "perf.cls",
+                range: "cls",
+                name: "Cumulative Layout Shift",
+                format: Format::Unitless,
+                error: 0.25,
+                measured: Some(|_| "Content moved after it was shown".to_owned()),
+                solution_warning: "Reserve space for images, ads and late content (width and height, aspect-ratio).",
+                solution_error: "Reserve space for images, ads and late content (width and height, aspect-ratio).",
+            },
+        }
+    }
 
-fn diagnose(rule: &Rule, value: Option<f64>) -> Option<Diagnostic> {
-    let value = value.filter(|v| v.is_finite())?;
+    /// The measured value of this metric, if it was measured.
+    fn of(self, m: &MeasuredMetrics) -> Option<f64> {
+        match self {
+            DiagnosedMetric::FirstContentfulPaint => m.first_contentful_paint,
+            DiagnosedMetric::LargestContentfulPaint => m.largest_contentful_paint,
+            DiagnosedMetric::TotalBlockingTime => m.total_blocking_time,
+            DiagnosedMetric::CumulativeLayoutShift => m.cumulative_layout_shift,
+        }
+    }
+}
+
+/// The diagnostic for one metric's value (docs/PRODUCT.md §9.8): nothing within the metric's good
+/// range, a warning above it, an error above the error threshold; the potential saving is the
+/// difference to the good threshold. A value that is not a finite number diagnoses nothing.
+pub fn metric_diagnostic(metric: DiagnosedMetric, value: f64) -> Option<Diagnostic> {
+    if !value.is_finite() {
+        return None;
+    }
+    let rule = metric.rule();
+    let good = good_ranges()
+        .into_iter()
+        .find(|r| r.id == rule.range)
+        .expect("every diagnosed metric has a good range");
+    let warning = good
+        .max
+        .expect("a diagnosed metric's good range has an upper bound");
     let (kind, solution) = if value > rule.error {
         (DiagnosticType::Error, rule.solution_error)
-    } else if value > rule.warning {
+    } else if value > warning {
         (DiagnosticType::Warning, rule.solution_warning)
     } else {
         return None;
     };
-    let saving = value - rule.warning;
+    let shown = rule.format.write(value);
+    let measured = match rule.measured {
+        Some(words) => words(&shown),
+        None => format!("{} took {shown}", rule.name),
+    };
     let mut d = Diagnostic {
         id: rule.id.to_owned(),
         kind,
-        title: format!("{} is {}", rule.name, format_seconds(value)),
-        description: format!(
-            "{} took {}; under {} is good.",
-            rule.name,
-            format_seconds(value),
-            format_seconds(rule.warning)
-        ),
-        value: format_seconds(value),
-        potential: format_seconds(saving),
+        title: format!("{} is {shown}", rule.name),
+        description: format!("{measured}; {} is good.", good.text),
+        value: shown,
+        potential: rule.format.write(value - warning),
         solution: solution.to_owned(),
         details: Vec::new(),
         pro_only: false,
@@ -414,17 +515,21 @@ fn diagnose(rule: &Rule, value: Option<f64>) -> Option<Diagnostic> {
     Some(d)
 }
 
-/// Diagnostics generated from measured metrics (docs/PRODUCT.md §9.8): FCP above 1.8 s warns and
-/// above 3 s errs; LCP above 2.5 s warns and above 4 s errs; the potential saving is the
-/// difference to the good threshold. Figures that were not measured generate nothing.
+/// The metrics [`generate_diagnostics`] diagnoses: the page timings every analysis has. TBT and
+/// CLS are measured only in a browser run, which lists its own diagnostics for them (with the
+/// long tasks and shifts it saw); [`metric_diagnostic`] holds their thresholds and wording.
+const GENERATED: [DiagnosedMetric; 2] = [
+    DiagnosedMetric::FirstContentfulPaint,
+    DiagnosedMetric::LargestContentfulPaint,
+];
+
+/// Diagnostics generated from measured metrics (docs/PRODUCT.md §9.8): FCP and LCP through
+/// [`metric_diagnostic`]. Figures that were not measured generate nothing.
 pub fn generate_diagnostics(m: &MeasuredMetrics) -> Vec<Diagnostic> {
-    [
-        diagnose(&FCP_RULE, m.first_contentful_paint),
-        diagnose(&LCP_RULE, m.largest_contentful_paint),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    GENERATED
+        .into_iter()
+        .filter_map(|metric| metric_diagnostic(metric, metric.of(m)?))
+        .collect()
 }
 
 /// Whether a diagnostic is shown only to paid viewers: any error, or a warning whose solution

@@ -10,6 +10,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::professional::{
+    BacklinkAnalysis, ContentQualityAssessment, InternalLinkAnalysis, PageHeaderSuggestions,
+    PageMetaSuggestions, RobotsAnalysis, SitemapAnalysis,
+};
+
 /// How serious a single finding is (docs/PRODUCT.md §3.15 "Finding").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
@@ -492,7 +497,8 @@ pub struct AnalysisReport {
     pub professional: Option<ProfessionalAnalysis>,
 }
 
-/// The professional report's extra analyses. JSON objects whose inner shape the analyzer owns.
+/// The professional report's extra analyses (docs/PRODUCT.md §1.4), typed in
+/// [`crate::professional`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfessionalAnalysis {
@@ -504,20 +510,21 @@ pub struct ProfessionalAnalysis {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub content_quality: Option<u32>,
-    /// Backlink analysis.
-    pub backlink_analysis: serde_json::Value,
+    /// Backlink analysis; `null` when the report was built without a link graph.
+    #[serde(default)]
+    pub backlink_analysis: Option<BacklinkAnalysis>,
     /// Internal link analysis.
-    pub internal_link_analysis: serde_json::Value,
+    pub internal_link_analysis: InternalLinkAnalysis,
     /// Content quality assessment.
-    pub content_quality_assessment: serde_json::Value,
+    pub content_quality_assessment: ContentQualityAssessment,
     /// Meta tag suggestions per page.
-    pub meta_tag_suggestions: serde_json::Value,
-    /// Header structure suggestions.
-    pub header_suggestions: serde_json::Value,
+    pub meta_tag_suggestions: Vec<PageMetaSuggestions>,
+    /// Header structure suggestions per page.
+    pub header_suggestions: Vec<PageHeaderSuggestions>,
     /// robots.txt analysis.
-    pub robots_analysis: serde_json::Value,
+    pub robots_analysis: RobotsAnalysis,
     /// sitemap.xml analysis.
-    pub sitemap_analysis: serde_json::Value,
+    pub sitemap_analysis: SitemapAnalysis,
 }
 
 /// `{success, data}` as returned by `GET /api/results/{id}`.

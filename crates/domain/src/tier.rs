@@ -60,6 +60,15 @@ impl ReportType {
     pub fn watermark(self) -> Option<&'static str> {
         self.watermarked().then_some(WATERMARK)
     }
+
+    /// The line at the foot of every page of the report's PDF: the analysed address, then the
+    /// watermark when this report type carries one.
+    pub fn footer(self, url: &str) -> String {
+        match self.watermark() {
+            Some(mark) => format!("Website analysis of {url} · {mark}"),
+            None => format!("Website analysis of {url}"),
+        }
+    }
 }
 
 impl std::fmt::Display for ReportType {

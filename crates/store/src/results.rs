@@ -149,6 +149,14 @@ fn from_json<T: DeserializeOwned>(column: &str, value: Json) -> StoreResult<T> {
     })
 }
 
+/// A professional section's column: its default (empty) value when the column is NULL or JSON null.
+fn section<T: DeserializeOwned + Default>(column: &str, value: Option<Json>) -> StoreResult<T> {
+    match value {
+        None | Some(Json::Null) => Ok(T::default()),
+        Some(value) => from_json(column, value),
+    }
+}
+
 impl NewResult {
     /// A finished report as a row to insert; screenshot paths are stored as blob keys.
     pub fn from_report(report: &AnalysisReport) -> StoreResult<NewResult> {
@@ -208,35 +216,23 @@ impl NewResult {
 /// A stored row as the report the results screen reads.
 pub fn report_from_row(row: analysis_results::Model) -> StoreResult<AnalysisReport> {
     let report_type = parse_tier(&row.tier)?;
+    // A row holds the professional sections when its backlink column is set (to the figures, a
+    // failure, or JSON null for a report built without a link graph). The other sections are
+    // written with it; one missing from an older row reads as an empty section.
     let professional = match row.backlink_analysis {
         Some(backlinks) => Some(ProfessionalAnalysis {
             domain_authority: row.domain_authority.map(unsigned),
             content_quality: row.content_quality.map(unsigned),
             backlink_analysis: from_json("backlink_analysis", backlinks)?,
-            internal_link_analysis: from_json(
-                "internal_link_analysis",
-                row.internal_link_analysis.unwrap_or(Json::Null),
-            )?,
-            content_quality_assessment: from_json(
+            internal_link_analysis: section("internal_link_analysis", row.internal_link_analysis)?,
+            content_quality_assessment: section(
                 "content_quality_assessment",
-                row.content_quality_assessment.unwrap_or(Json::Null),
+                row.content_quality_assessment,
             )?,
-            meta_tag_suggestions: from_json(
-                "meta_tag_suggestions",
-                row.meta_tag_suggestions.unwrap_or(Json::Null),
-            )?,
-            header_suggestions: from_json(
-                "header_suggestions",
-                row.header_suggestions.unwrap_or(Json::Null),
-            )?,
-            robots_analysis: from_json(
-                "robots_analysis",
-                row.robots_analysis.unwrap_or(Json::Null),
-            )?,
-            sitemap_analysis: from_json(
-                "sitemap_analysis",
-                row.sitemap_analysis.unwrap_or(Json::Null),
-            )?,
+            meta_tag_suggestions: section("meta_tag_suggestions", row.meta_tag_suggestions)?,
+            header_suggestions: section("header_suggestions", row.header_suggestions)?,
+            robots_analysis: section("robots_analysis", row.robots_analysis)?,
+            sitemap_analysis: section("sitemap_analysis", row.sitemap_analysis)?,
         }),
         None => None,
     };

@@ -1,9 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { apiRequest } from "../lib/api-client";
-
-export type ContactMessage = { name: string; email: string; subject: string; message: string };
+import type { ContactForm } from "../lib/domain";
 
 /** POST /api/contact: the server stores the message for the team. */
-export const sendContactMessage = (m: ContactMessage) => apiRequest("POST", "/api/contact", m);
+export const sendContactMessage = (m: ContactForm) => apiRequest("POST", "/api/contact", m);
 
 export const useSendContactMessage = () => useMutation({ mutationFn: sendContactMessage });

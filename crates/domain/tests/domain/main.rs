@@ -2,4 +2,5 @@
 //! the WebAssembly build) and property tests.
 
 mod properties;
+mod stored;
 mod vectors;

@@ -60,6 +60,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "validateLead" => ok(forms::validate_lead(&arg(a, 0)?)),
         "validateDownload" => ok(forms::validate_download(&arg(a, 0)?)),
         "validateCalculator" => ok(forms::validate_calculator(&arg(a, 0)?)),
+        "validateContact" => ok(forms::validate_contact(&arg(a, 0)?)),
         "validateRegistration" => ok(forms::validate_registration(&arg(a, 0)?)),
         "inGoodRange" => ok(performance::in_good_range(
             &arg::<String>(a, 0)?,
@@ -67,6 +68,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         )),
         "fillFallbacks" => ok(performance::fill_fallbacks(&arg(a, 0)?)),
         "generateDiagnostics" => ok(performance::generate_diagnostics(&arg(a, 0)?)),
+        "metricDiagnostic" => ok(performance::metric_diagnostic(arg(a, 0)?, arg(a, 1)?)),
         "isProOnly" => ok(performance::is_pro_only(&arg(a, 0)?)),
         "formatSeconds" => ok(performance::format_seconds(arg(a, 0)?)),
         "sortActionItems" => {
@@ -93,6 +95,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "reportTypeForPages" => ok(ReportType::for_pages(whole(a, 0)?)),
         "isProfessional" => ok(arg::<ReportType>(a, 0)?.is_professional()),
         "watermark" => ok(arg::<ReportType>(a, 0)?.watermark()),
+        "reportFooter" => ok(arg::<ReportType>(a, 0)?.footer(&arg::<String>(a, 1)?)),
         "packageIds" => ok(commerce::package_ids()),
         "recommendPlan" => ok(commerce::recommend_plan(arg(a, 0)?, whole(a, 1)?)),
         "recommendPack" => ok(commerce::recommend_pack(arg(a, 0)?)),

@@ -3,10 +3,11 @@
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
+use domain::forms::ContactForm;
 
 use crate::error::AppResult;
 use crate::extract::ApiJson;
-use crate::services::contact::{ContactRequest, submit_contact};
+use crate::services::contact::submit_contact;
 use crate::state::AppState;
 
 /// The contact resource.
@@ -16,7 +17,7 @@ pub fn router() -> Router<AppState> {
 
 async fn create_contact(
     State(state): State<AppState>,
-    ApiJson(form): ApiJson<ContactRequest>,
+    ApiJson(form): ApiJson<ContactForm>,
 ) -> AppResult<Json<serde_json::Value>> {
     submit_contact(&state.db, &form).await?;
     Ok(Json(

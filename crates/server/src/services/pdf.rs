@@ -348,10 +348,6 @@ pub fn render(
     let mut doc = PdfDocument::new(&format!("Sitelens report: {}", report.url));
     let regular_id = doc.add_font(regular);
     let bold_id = doc.add_font(bold);
-    let watermark = match report.report_type {
-        domain::report::ReportType::Premium => String::new(),
-        _ => " · Created with Sitelens".to_owned(),
-    };
     let mut w = Writer {
         doc,
         regular: (regular_id, regular),
@@ -359,7 +355,8 @@ pub fn render(
         pages: Vec::new(),
         ops: Vec::new(),
         y: PAGE_H - MARGIN,
-        footer: format!("Website analysis of {}{watermark}", report.url),
+        // The watermark rule (docs/PRODUCT.md §9.2) is the report type's.
+        footer: report.report_type.footer(&report.url),
     };
 
     w.para(
@@ -540,4 +537,53 @@ pub fn render(
     Ok(w.doc
         .with_pages(pages)
         .save(&PdfSaveOptions::default(), &mut Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use domain::report::{AnalysisReport, ReportType};
+    use domain::tier::WATERMARK;
+
+    /// A stored premium report (the fixture `crates/domain` reads), as `report_type`.
+    fn report(report_type: ReportType) -> AnalysisReport {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../domain/tests/stored/premium-report-before-typed-sections.json"
+        ))
+        .expect("the stored report fixture");
+        let mut report: AnalysisReport = serde_json::from_str(&text).expect("a report");
+        report.report_type = report_type;
+        report
+    }
+
+    /// The text of every page of a rendered PDF.
+    fn pages_text(report: &AnalysisReport) -> Vec<String> {
+        let pdf = super::render(report, &[None, None]).expect("renders");
+        let doc = lopdf::Document::load_mem(&pdf).expect("the PDF parses");
+        doc.get_pages()
+            .keys()
+            .map(|&n| doc.extract_text(&[n]).expect("page text"))
+            .collect()
+    }
+
+    #[test]
+    fn every_page_carries_the_watermark_unless_the_report_is_white_label() {
+        for t in ReportType::ALL {
+            let pages = pages_text(&report(t));
+            assert!(pages.len() > 1, "{t}: a report of several pages");
+            for (i, text) in pages.iter().enumerate() {
+                // lopdf puts line breaks where the renderer moved the pen.
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(
+                    text.contains("Website analysis of http://127.0.0.1:4000/"),
+                    "{t} page {i}: {text}"
+                );
+                assert_eq!(
+                    text.contains(WATERMARK),
+                    t.watermarked(),
+                    "{t} page {i}: {text}"
+                );
+            }
+        }
+    }
 }

@@ -98,3 +98,84 @@ both!(an_unreadable_row_is_a_data_error, |db, engine| {
         Err(StoreError::NotFound)
     ));
 });
+
+/// The professional columns of a report stored while those sections were untyped JSON (the
+/// fixture `crates/domain` reads too), and of older reports without some of them.
+fn stored_professional_columns() -> serde_json::Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../domain/tests/stored/premium-report-before-typed-sections.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the stored report fixture");
+    let report: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    report["professional"].clone()
+}
+
+both!(
+    a_row_stored_before_the_sections_were_typed_still_reads,
+    |db, engine| {
+        let pro = stored_professional_columns();
+        let site =
+            store::websites::record_website_analysis(&db, "https://old.example/", store::now())
+                .await
+                .expect("site");
+        let row = NewResult {
+            content_quality: Some(42),
+            backlink_analysis: Some(pro["backlinkAnalysis"].clone()),
+            internal_link_analysis: Some(pro["internalLinkAnalysis"].clone()),
+            content_quality_assessment: Some(pro["contentQualityAssessment"].clone()),
+            meta_tag_suggestions: Some(pro["metaTagSuggestions"].clone()),
+            header_suggestions: Some(pro["headerSuggestions"].clone()),
+            robots_analysis: Some(pro["robotsAnalysis"].clone()),
+            sitemap_analysis: Some(pro["sitemapAnalysis"].clone()),
+            performance_analysis: Some(
+                serde_json::to_value(premium_report().performance_analysis).expect("JSON"),
+            ),
+            ..NewResult::default()
+        };
+        let id = insert_result(
+            &db,
+            site.id,
+            "https://old.example/",
+            ReportType::Standard,
+            &row,
+        )
+        .await
+        .expect("insert");
+        let report = get_report(&db, id).await.expect("the old row reads");
+        let read = report.professional.expect("professional sections");
+        assert_eq!(
+            serde_json::to_value(&read).expect("JSON"),
+            pro,
+            "{engine:?}: the typed sections hold exactly what was stored"
+        );
+
+        // A row written before the sections other than backlinks were kept reads them as empty.
+        let older = NewResult {
+            backlink_analysis: Some(json!({"error": "the link graph is unavailable"})),
+            performance_analysis: row.performance_analysis.clone(),
+            ..NewResult::default()
+        };
+        let id = insert_result(
+            &db,
+            site.id,
+            "https://old.example/",
+            ReportType::Standard,
+            &older,
+        )
+        .await
+        .expect("insert");
+        let read = get_report(&db, id)
+            .await
+            .expect("the older row reads")
+            .professional
+            .expect("professional sections");
+        assert!(matches!(
+            read.backlink_analysis,
+            Some(domain::professional::BacklinkAnalysis::Failed(_))
+        ));
+        assert!(read.internal_link_analysis.pages.is_empty());
+        assert!(read.robots_analysis.groups.is_empty());
+        assert!(read.meta_tag_suggestions.is_empty());
+    }
+);

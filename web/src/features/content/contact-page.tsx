@@ -6,33 +6,29 @@ import { FieldError, Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { Alert } from "../../components/ui/alert";
 import { PageMeta } from "../../components/seo/page-meta";
-import { useSendContactMessage, type ContactMessage } from "../../api/contact";
-import { isValidEmail } from "../../lib/domain";
+import { useSendContactMessage } from "../../api/contact";
+import { validateContact, type ContactForm } from "../../lib/domain";
 import { toast } from "../../lib/toast";
 import { routeMeta } from "../../lib/route-meta";
 
-type Errors = Partial<Record<keyof ContactMessage, string>>;
+type Errors = Partial<Record<keyof ContactForm, string>>;
 
-// Contact form checks. The domain crate has the e-mail rule; the other messages are this form's
-// own. Kept here, in one place, until a `validateContact` rule exists in crates/domain.
-function validate(m: ContactMessage): Errors {
+/** The contact form's errors by field, from the domain rule the server applies too (docs/PRODUCT.md §5.12). */
+function validate(m: ContactForm): Errors {
   const e: Errors = {};
-  if (!m.name.trim()) e.name = "Please enter your name";
-  if (!isValidEmail(m.email)) e.email = "Please enter a valid email address";
-  if (!m.subject.trim()) e.subject = "Please enter a subject";
-  if (!m.message.trim()) e.message = "Please enter a message";
+  for (const { field, message } of validateContact(m)) e[field as keyof ContactForm] = message;
   return e;
 }
 
 /** /contact: a form that posts to /api/contact, where the server stores the message. */
 export function ContactPage() {
   const id = useId();
-  const [m, setM] = useState<ContactMessage>({ name: "", email: "", subject: "", message: "" });
+  const [m, setM] = useState<ContactForm>({ name: "", email: "", subject: "", message: "" });
   const [errors, setErrors] = useState<Errors>({});
   const [submitted, setSubmitted] = useState(false);
   const send = useSendContactMessage();
 
-  const update = (patch: Partial<ContactMessage>) => {
+  const update = (patch: Partial<ContactForm>) => {
     const next = { ...m, ...patch };
     setM(next);
     if (submitted) setErrors(validate(next));
@@ -48,7 +44,7 @@ export function ContactPage() {
     });
   };
 
-  const field = (name: keyof ContactMessage, label: string, props: Record<string, string> = {}) => (
+  const field = (name: keyof ContactForm, label: string, props: Record<string, string> = {}) => (
     <div className="grid gap-1.5">
       <Label htmlFor={`${id}-${name}`}>{label}</Label>
       {name === "message" ? (

@@ -3,13 +3,16 @@ import { Code2, FileDown, Gauge, ListChecks, Palette, Search, Share2, Users } fr
 import { Button } from "../../components/ui/button";
 import { PageMeta, organization } from "../../components/seo/page-meta";
 import { routeMeta } from "../../lib/route-meta";
-import { reportPages } from "../../lib/domain";
+import { goodRanges, reportPages } from "../../lib/domain";
+
+/** The good range's wording ("30-60 characters"), from the domain rules (docs/PRODUCT.md §9.7). */
+const range = (id: string) => goodRanges().find((r) => r.id === id)?.text;
 
 const sections = [
   {
     Icon: Search,
     title: "SEO analysis",
-    points: ["Title length (30-60 characters) and meta description (120-160 characters)", "One clear H1 and a logical heading outline", "Canonical tags, robots directives and indexability", "Image alt text, internal links and structured data"],
+    points: [`Title length (${range("title")}) and meta description (${range("description")})`, "One clear H1 and a logical heading outline", "Canonical tags, robots directives and indexability", "Image alt text, internal links and structured data"],
   },
   {
     Icon: Gauge,

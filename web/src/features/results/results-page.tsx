@@ -23,6 +23,7 @@ import { MetaInsights } from "./meta-insights";
 import { PremiumSuite } from "./premium-suite";
 import { ActionPlan } from "./action-plan";
 import { UpgradeBox } from "./upgrade-box";
+import { ProfessionalSections } from "./professional-sections";
 import { ShareWidget } from "./share-widget";
 import { DownloadDialog } from "./download-dialog";
 import { ScreenshotViewer } from "./screenshot-viewer";
@@ -312,6 +313,7 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
               )}
             </TabsContent>
           </Tabs>
+          {paid && report.professional && <ProfessionalSections data={report.professional} />}
           {paid && premium && <PremiumSuite data={premium} />}
           <ScreenshotViewer screenshots={report.screenshots} url={report.url} plan={session.plan} />
         </div>

@@ -35,6 +35,17 @@ function FindingRow({ f }: { f: Finding }) {
   );
 }
 
+/** A list of findings, each with its icon, description and fix. */
+export function FindingList({ findings }: { findings: Finding[] }) {
+  return (
+    <ul className="mt-1 divide-y divide-border">
+      {findings.map((f, i) => (
+        <FindingRow key={f.id || i} f={f} />
+      ))}
+    </ul>
+  );
+}
+
 /** 'Processing...' with the 'Analysis In Progress' notice for a section that has no findings yet. */
 export function Processing() {
   return (
@@ -74,11 +85,7 @@ export function SectionGroups({ groups, limit, highlight }: { groups: SectionGro
             {shown.length === 0 ? (
               <p className="mt-2 text-sm text-muted-foreground">Processing...</p>
             ) : (
-              <ul className="mt-1 divide-y divide-border">
-                {shown.map((f, i) => (
-                  <FindingRow key={f.id || i} f={f} />
-                ))}
-              </ul>
+              <FindingList findings={shown} />
             )}
             {limit && g.findings.length > limit && (
               <p className="mt-1 text-sm text-muted-foreground">+{g.findings.length - limit} more in the full view</p>

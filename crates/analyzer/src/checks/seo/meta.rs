@@ -3,18 +3,19 @@
 use super::{META, MOBILE, Section, push};
 use crate::checks::{PageCtx, Tagged, chars, good, issue, warning};
 
-/// Good title length (docs/PRODUCT.md §9.7): 30-60 characters.
+/// Good title length in characters, from `domain`'s good ranges (docs/PRODUCT.md §9.7).
 pub fn title_range() -> (usize, usize) {
     crate::checks::good_range("title")
 }
 
-/// Good meta description length (docs/PRODUCT.md §9.7): 120-160 characters.
+/// Good meta description length in characters, from `domain`'s good ranges (docs/PRODUCT.md §9.7).
 pub fn description_range() -> (usize, usize) {
     crate::checks::good_range("description")
 }
 
 pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let t = ctx.doc.titles.first().map(String::as_str).unwrap_or("");
+    let (lo, hi) = title_range();
     if t.trim().is_empty() {
         push(
             out,
@@ -25,7 +26,9 @@ pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
                 Some("document-title"),
                 "Missing page title",
                 "The page has no <title> element, or it is empty. Search engines show the title as the headline of the result.",
-                "Add a unique <title> of 30-60 characters that names the page's topic and the brand.",
+                &format!(
+                    "Add a unique <title> of {lo}-{hi} characters that names the page's topic and the brand."
+                ),
             ),
         );
         return;
@@ -42,7 +45,6 @@ pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         ),
     );
     let n = chars(t);
-    let (lo, hi) = title_range();
     let f = if (lo..=hi).contains(&n) {
         good(
             "seo.title.length",
@@ -58,7 +60,9 @@ pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             format!(
                 "The title has {n} characters; {lo}-{hi} uses the space search results give it."
             ),
-            "Lengthen the title with the page's main keyword and a benefit, to 30-60 characters.",
+            &format!(
+                "Lengthen the title with the page's main keyword and a benefit, to {lo}-{hi} characters."
+            ),
         )
     } else {
         warning(
@@ -66,7 +70,9 @@ pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             None,
             "Title is too long",
             format!("The title has {n} characters; search results cut titles after about {hi}."),
-            "Shorten the title to at most 60 characters, keeping the main keyword first.",
+            &format!(
+                "Shorten the title to at most {hi} characters, keeping the main keyword first."
+            ),
         )
     };
     push(out, Section::Seo, META, f);
@@ -96,6 +102,7 @@ pub(super) fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         .first()
         .map(String::as_str)
         .unwrap_or("");
+    let (lo, hi) = description_range();
     if d.trim().is_empty() {
         push(
             out,
@@ -106,7 +113,9 @@ pub(super) fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
                 Some("meta-description"),
                 "Missing meta description",
                 "The page has no meta description, or it is empty. Search engines then pick a snippet themselves, often a poor one.",
-                "Add <meta name=\"description\" content=\"…\"> with a 120-160 character summary that invites the click.",
+                &format!(
+                    "Add <meta name=\"description\" content=\"…\"> with a {lo}-{hi} character summary that invites the click."
+                ),
             ),
         );
         return;
@@ -123,7 +132,6 @@ pub(super) fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         ),
     );
     let n = chars(d);
-    let (lo, hi) = description_range();
     let f = if (lo..=hi).contains(&n) {
         good(
             "seo.description.length",
@@ -137,7 +145,9 @@ pub(super) fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             None,
             "Meta description is too short",
             format!("The description has {n} characters; {lo}-{hi} fills the snippet."),
-            "Expand the description to 120-160 characters: what the page offers and why to click.",
+            &format!(
+                "Expand the description to {lo}-{hi} characters: what the page offers and why to click."
+            ),
         )
     } else {
         warning(
@@ -145,7 +155,9 @@ pub(super) fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             None,
             "Meta description is too long",
             format!("The description has {n} characters; snippets are cut after about {hi}."),
-            "Shorten the description to at most 160 characters, most important words first.",
+            &format!(
+                "Shorten the description to at most {hi} characters, most important words first."
+            ),
         )
     };
     push(out, Section::Seo, META, f);
