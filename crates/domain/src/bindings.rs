@@ -6,7 +6,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::{commerce, constants, forms, performance, report, score, site_url};
+use crate::{commerce, constants, forms, performance, report, robots, score, site_url, snippet};
 
 macro_rules! declarations {
     ($cfg:expr; $($t:ty),* $(,)?) => {
@@ -72,6 +72,11 @@ pub fn typescript() -> String {
         score::LabValues,
         site_url::UrlError,
         site_url::AddressCheck,
+        snippet::SnippetField,
+        snippet::LengthVerdict,
+        snippet::LengthCheck,
+        robots::RobotsError,
+        robots::RobotsVerdict,
         forms::FieldError,
         forms::LeadForm,
         forms::CalculatorInput,
