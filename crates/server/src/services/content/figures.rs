@@ -25,8 +25,8 @@ pub fn figure(name: &str) -> Option<String> {
             Some(v.to_string())
         }
         // The lowest score of a band, found by asking the band functions themselves.
-        ["badge", band] => lowest_in_band(*band, |s| score::badge_band(s)),
-        ["ring", band] => lowest_in_band(*band, |s| score::ring_band(s)),
+        ["badge", band] => lowest_in_band(band, score::badge_band),
+        ["ring", band] => lowest_in_band(band, score::ring_band),
         ["findings", kind] => findings_credit(kind),
         ["curve", metric, form, field] => curve_figure(metric, form, field),
         ["range", id, field] => {

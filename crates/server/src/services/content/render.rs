@@ -489,7 +489,7 @@ pub fn search<'a>(content: &'a Content, query: &str) -> Vec<&'a Doc> {
             (in_title, d)
         })
         .collect();
-    hits.sort_by(|a, b| b.0.cmp(&a.0));
+    hits.sort_by_key(|h| std::cmp::Reverse(h.0));
     hits.into_iter().map(|(_, d)| d).collect()
 }
 
