@@ -171,7 +171,18 @@ impl WebApp {
             extra,
         };
         let body = format!("<div data-server-body=\"\">{}</div>", page.body);
-        let html = match self.shell.as_deref().filter(|s| s.contains(BODY_MARKER)) {
+        let shell = self
+            .shell
+            .as_deref()
+            .filter(|s| s.contains(BODY_MARKER))
+            .map(|s| {
+                if page.needs_rules {
+                    s.to_owned()
+                } else {
+                    without_wasm_preload(s)
+                }
+            });
+        let html = match shell.as_deref() {
             Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
             None => index.replacen(
                 "<div id=\"root\"></div>",
@@ -195,6 +206,23 @@ pub struct Page {
     pub found: bool,
     /// The app's HTML with the route's head.
     pub html: String,
+}
+
+/// The template without its preload of the domain rules' WebAssembly: a page that runs no rule
+/// before the app has loaded should not spend the first seconds of a slow connection on it, in
+/// competition with the stylesheet its first paint waits for (the app still loads it later).
+fn without_wasm_preload(html: &str) -> String {
+    let mut out = html.to_owned();
+    while let Some(at) = out.find("<link rel=\"preload\"") {
+        let Some(len) = out[at..].find('>') else {
+            break;
+        };
+        if !out[at..at + len].contains(".wasm") {
+            break;
+        }
+        out.replace_range(at..at + len + 1, "");
+    }
+    out
 }
 
 /// Paths that are files of the build but never served as they are: the templates this module
@@ -392,6 +420,14 @@ mod tests {
         assert!(html.contains("<title>Website Analysis Results | Sitelens</title>"));
         assert!(html.contains("noindex, nofollow"));
         assert!(html.contains("<link rel=\"canonical\" href=\"https://example.com/pricing\" />"));
+    }
+
+    #[test]
+    fn content_pages_drop_only_the_wasm_preload() {
+        let html = "<head><link rel=\"preload\" href=\"/assets/d.wasm\" as=\"fetch\"><link rel=\"stylesheet\" href=\"/a.css\"></head>";
+        let out = without_wasm_preload(html);
+        assert!(!out.contains(".wasm"));
+        assert!(out.contains("<link rel=\"stylesheet\" href=\"/a.css\">"));
     }
 
     #[tokio::test]
