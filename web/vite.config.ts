@@ -30,7 +30,9 @@ function preloadWasm(): Plugin {
 
 /**
  * Writes dist/home.html: index.html with the home hero pre-rendered into #root. Served for / and
- * /home, the largest text of the page paints with the HTML instead of after the JavaScript.
+ * /home, the largest text of the page paints with the HTML instead of after the JavaScript. Also
+ * dist/page.html: the header and footer around an empty <main>, the template the server puts the
+ * pages of content/ into.
  */
 function prerenderHome(): Plugin {
   let outDir = "dist";
@@ -43,9 +45,10 @@ function prerenderHome(): Plugin {
     async closeBundle() {
       const server = await createServer({ configFile: false, plugins: [react()], server: { middlewareMode: true }, appType: "custom", logLevel: "silent" });
       try {
-        const mod = (await server.ssrLoadModule("/src/prerender.tsx")) as { render: () => string };
+        const mod = (await server.ssrLoadModule("/src/prerender.tsx")) as { render: () => string; renderShell: () => string };
         const index = readFileSync(join(outDir, "index.html"), "utf8");
         writeFileSync(join(outDir, "home.html"), index.replace('<div id="root"></div>', `<div id="root">${mod.render()}</div>`));
+        writeFileSync(join(outDir, "page.html"), index.replace('<div id="root"></div>', `<div id="root">${mod.renderShell()}</div>`));
       } finally {
         await server.close();
       }

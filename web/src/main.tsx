@@ -1,7 +1,8 @@
 import { StrictMode } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { HomeShell } from "./features/home/home-shell";
-import { preloadFor } from "./app/pages";
+import { pages, preloadFor } from "./app/pages";
+import { captureServerBody } from "./lib/server-body";
 import { resultUrlFor, startEarly } from "./lib/early-fetch";
 import "./index.css";
 
@@ -15,6 +16,10 @@ if (el) {
   const report = resultUrlFor(window.location);
   if (report) startEarly(report, { credentials: "same-origin", headers: { Accept: "application/json" } });
   const home = path === "/" || path === "/home";
+  // A content page's body came with the HTML: keep it, and keep it painted until the app can
+  // show it again (its chunks are loaded before the app first renders).
+  captureServerBody(document, window.location);
+  const serverBody = !home && document.querySelector("[data-server-body]") !== null;
   let root: Root;
   if (home && el.firstElementChild) {
     root = hydrateRoot(el, <HomeShell />);
@@ -22,7 +27,11 @@ if (el) {
     root = createRoot(el);
     if (home) root.render(<HomeShell />);
   }
-  const [{ App }, { initTheme }] = await Promise.all([import("./app/app"), import("./lib/theme")]);
+  const [{ App }, { initTheme }] = await Promise.all([
+    import("./app/app"),
+    import("./lib/theme"),
+    serverBody ? Promise.all([pages.siteLayout(), pages.serverPage()]).catch(() => undefined) : undefined,
+  ]);
   // The theme class goes on <html> before the app's first render.
   initTheme();
   root.render(

@@ -6,7 +6,10 @@
 //! is the domain error's text, through [`fail`]. The TypeScript declarations of the contract
 //! types are appended to the package's `.d.ts` from the generated `contract.ts`.
 
-use domain::{advice, commerce, constants, forms, performance, report, score, share, site_url};
+use domain::{
+    advice, commerce, constants, forms, performance, report, robots, score, share, site_url,
+    snippet,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
@@ -494,4 +497,21 @@ pub fn limits() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = productConstants, unchecked_return_type = "ProductConstants")]
 pub fn product_constants() -> Result<JsValue, JsError> {
     to_js(&constants::product_constants())
+}
+
+// --- free tools ----------------------------------------------------------------------------
+
+/// The length rule of a search snippet's `field` (`title` or `description`) for `text`.
+#[wasm_bindgen(js_name = snippetLength, unchecked_return_type = "LengthCheck")]
+pub fn snippet_length(
+    #[wasm_bindgen(unchecked_param_type = "SnippetField")] field: JsValue,
+    text: &str,
+) -> Result<JsValue, JsError> {
+    to_js(&snippet::length_check(from_js(field)?, text))
+}
+
+/// The robots.txt tester: may the crawler `token` fetch `path` under the file `text`?
+#[wasm_bindgen(js_name = checkRobots, unchecked_return_type = "RobotsVerdict")]
+pub fn check_robots(text: &str, token: &str, path: &str) -> Result<JsValue, JsError> {
+    to_js(&robots::check(text, token, path))
 }

@@ -1199,6 +1199,56 @@ url?: string,
  */
 error?: string, };
 
+export type SnippetField = "title" | "description";
+
+export type LengthVerdict = "missing" | "short" | "good" | "long";
+
+export type LengthCheck = { 
+/**
+ * Characters, counted as people count them (Unicode scalar values).
+ */
+chars: number, 
+/**
+ * Fewest good characters.
+ */
+min: number, 
+/**
+ * Most good characters.
+ */
+max: number, 
+/**
+ * The verdict.
+ */
+verdict: LengthVerdict, };
+
+export type RobotsError = { 
+/**
+ * Line number.
+ */
+line: number, 
+/**
+ * The line as written.
+ */
+content: string, 
+/**
+ * What is wrong.
+ */
+message: string, };
+
+export type RobotsVerdict = { 
+/**
+ * Whether the path may be fetched.
+ */
+allowed: boolean, 
+/**
+ * The rule that decides (`Allow: …` or `Disallow: …`), `None` when no rule matches.
+ */
+rule: string | null, 
+/**
+ * Problems found in the file.
+ */
+errors: Array<RobotsError>, };
+
 export type FieldError = { 
 /**
  * The field name as the contract spells it.

@@ -6,7 +6,9 @@
 
 use ts_rs::{Config, TS};
 
-use crate::{commerce, constants, forms, performance, professional, report, score, site_url};
+use crate::{
+    commerce, constants, forms, performance, professional, report, robots, score, site_url, snippet,
+};
 
 macro_rules! declarations {
     ($cfg:expr; $($t:ty),* $(,)?) => {
@@ -92,6 +94,11 @@ pub fn typescript() -> String {
         score::LabValues,
         site_url::UrlError,
         site_url::AddressCheck,
+        snippet::SnippetField,
+        snippet::LengthVerdict,
+        snippet::LengthCheck,
+        robots::RobotsError,
+        robots::RobotsVerdict,
         forms::FieldError,
         forms::LeadForm,
         forms::CalculatorInput,

@@ -15,6 +15,8 @@ export const pages = {
   contact: () => import("../features/content/contact-page"),
   auth: () => import("../features/auth/redirect-page"),
   notFound: () => import("../features/not-found/not-found-page"),
+  serverPage: () => import("../features/server-page/server-page"),
+  tools: () => import("../features/tools/tools-page"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -31,12 +33,22 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   contact: pages.contact,
   "sign-in": pages.auth,
   "sign-up": pages.auth,
+  blog: pages.serverPage,
+  "knowledge-base": pages.serverPage,
+  "api-docs": pages.serverPage,
+  affiliates: pages.serverPage,
+  partners: pages.serverPage,
+  enterprise: pages.serverPage,
+  "white-label": pages.serverPage,
+  "test-analysis": pages.serverPage,
+  resources: pages.serverPage,
 };
 
 /** Starts loading what the page at `pathname` needs besides the app itself. */
 export function preloadFor(pathname: string) {
   if (pathname === "/" || pathname === "/home") return;
   const first = pathname.split("/")[1] ?? "";
+  if (pathname.startsWith("/resources/tools")) void pages.tools().catch(() => undefined);
   void pages.siteLayout().catch(() => undefined);
   void (byFirstSegment[first] ?? pages.notFound)().catch(() => undefined);
 }

@@ -12,41 +12,46 @@ function page(path: string, load: () => Promise<object>, name: string): RouteObj
 }
 
 /**
- * Routes of docs/PRODUCT.md §2.1 not built yet (checkout and payment, dashboard, blog, knowledge
- * base, API docs, affiliates and partners, resources, white-label, enterprise and agency
- * contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
+ * Pages the server renders from `content/` (docs/ARCHITECTURE.md §7): the app shows the body the
+ * server sent, and fetches it from the server on in-app navigation.
  */
-const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
-
-export const laterRoutes = [
-  "/demo",
-  "/enterprise",
-  "/checkout",
-  "/payment",
-  "/payment-success",
-  "/stripe-checkout",
-  "/dashboard",
+export const contentRoutes = [
   "/blog",
   "/blog/category/:category",
   "/blog/:slug",
   "/knowledge-base",
   "/knowledge-base/:category/:article",
+  "/resources/guides",
+  "/resources/tutorials",
   "/api-docs",
   "/affiliates",
+  "/partners",
+  "/enterprise",
+  "/white-label",
+  "/test-analysis",
+];
+
+/**
+ * Routes of docs/PRODUCT.md §2.1 not built yet (checkout and payment, dashboard, affiliate and
+ * partner dashboards, agency contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
+ */
+const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
+
+export const laterRoutes = [
+  "/demo",
+  "/checkout",
+  "/payment",
+  "/payment-success",
+  "/stripe-checkout",
+  "/dashboard",
   "/affiliate-dashboard",
   "/affiliate-signup",
   "/marketing-materials",
-  "/partners",
-  "/resources/guides",
-  "/resources/tutorials",
-  "/resources/tools",
   "/thank-you",
-  "/white-label",
   "/enterprise-contact",
   "/agency-contact",
   "/admin",
   "/admin-dashboard",
-  "/test-analysis",
   "/test-checkout",
   "/test-credit-checkout",
   "/test-checkout-flows",
@@ -79,6 +84,8 @@ export const routes: RouteObject[] = [
           page("/contact", pages.contact, "ContactPage"),
           page("/sign-in", pages.auth, "SignInRedirectPage"),
           page("/sign-up", pages.auth, "SignUpRedirectPage"),
+          ...contentRoutes.map((path) => page(path, pages.serverPage, "ServerPage")),
+          page("/resources/tools", pages.tools, "ToolsPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

@@ -9,7 +9,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use domain::report::ReportType;
-use domain::{advice, commerce, constants, forms, performance, score, share, site_url};
+use domain::{
+    advice, commerce, constants, forms, performance, robots, score, share, site_url, snippet,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -91,6 +93,12 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "creditPacks" => ok(commerce::credit_packs()),
         "plans" => ok(commerce::plans()),
         "reportTypes" => ok(commerce::report_types()),
+        "snippetLength" => ok(snippet::length_check(arg(a, 0)?, &arg::<String>(a, 1)?)),
+        "checkRobots" => ok(robots::check(
+            &arg::<String>(a, 0)?,
+            &arg::<String>(a, 1)?,
+            &arg::<String>(a, 2)?,
+        )),
         "reportPages" => ok(arg::<ReportType>(a, 0)?.pages()),
         "reportTypeForPages" => ok(ReportType::for_pages(whole(a, 0)?)),
         "isProfessional" => ok(arg::<ReportType>(a, 0)?.is_professional()),

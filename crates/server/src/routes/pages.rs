@@ -1,5 +1,6 @@
 //! The web app: public files of the build, every route of the app with its own head (see
-//! `services::pages`), HTTP 404 for unknown paths, and our `robots.txt` and `sitemap.xml`.
+//! `services::pages`; the content pages of `services::content` among them), HTTP 404 for unknown
+//! paths, our `robots.txt` and `sitemap.xml`, and the blog's Atom feed.
 
 use axum::Router;
 use axum::body::Body;
@@ -13,17 +14,20 @@ use tower_http::services::ServeFile;
 use crate::services::pages::{is_internal_file, robots_txt, sitemap_xml};
 use crate::state::AppState;
 
-/// `robots.txt` and `sitemap.xml`; the app itself is [`spa`], the router's fallback.
+/// `robots.txt`, `sitemap.xml` and the blog's feed; the app itself is [`spa`], the router's
+/// fallback.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/robots.txt", get(robots))
         .route("/sitemap.xml", get(sitemap))
+        .route("/blog/feed.xml", get(feed))
 }
 
-/// Query of the results route.
+/// Query of the results route (`id`) and of the knowledge base's search (`q`).
 #[derive(Debug, Deserialize)]
 pub struct ResultsQuery {
     id: Option<String>,
+    q: Option<String>,
 }
 
 /// Serves a public file of the build, a route of the app, or the app with HTTP 404.
@@ -50,7 +54,13 @@ pub async fn spa(
     }
     let page = state
         .web
-        .page(&state.db, &state.config.public_url, path, q.id.as_deref())
+        .page(
+            &state.db,
+            &state.config.public_url,
+            path,
+            q.id.as_deref(),
+            q.q.as_deref(),
+        )
         .await;
     let Some(page) = page else {
         return (
@@ -82,6 +92,13 @@ async fn robots(State(state): State<AppState>) -> impl IntoResponse {
 async fn sitemap(State(state): State<AppState>) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "application/xml; charset=utf-8")],
-        sitemap_xml(&state.config.public_url),
+        sitemap_xml(&state.config.public_url, state.web.content()),
+    )
+}
+
+async fn feed(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/atom+xml; charset=utf-8")],
+        state.web.content().atom(&state.config.public_url),
     )
 }

@@ -5,6 +5,7 @@
 pub mod analyses;
 pub mod blobs;
 pub mod contact;
+pub mod content;
 pub mod graph;
 pub mod hub;
 pub mod pages;

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use store::DatabaseConnection;
 
+use crate::services::content::{Content, ContentPage, Lookup};
+
 /// A public page's title and description, as the web app defines them in
 /// `src/route-meta.json` (copied to the build), so both sides show the same head.
 #[derive(Debug, Clone, Deserialize)]
@@ -23,12 +25,19 @@ pub struct WebApp {
     index: Option<String>,
     /// `home.html`: the app with the home hero pre-rendered, served for `/` and `/home`.
     home: Option<String>,
+    /// `page.html`: the app with the shared header and footer pre-rendered around an empty
+    /// `<main>`, the template of the content pages (their body goes in at `BODY_MARKER`).
+    shell: Option<String>,
     meta: HashMap<String, PageMeta>,
+    content: Content,
 }
 
+/// Where `page.html` takes a content page's body.
+const BODY_MARKER: &str = "<!--sitelens-body-->";
+
 impl WebApp {
-    /// Loads `index.html`, `home.html` and `route-meta.json` from `dir` (the app may be
-    /// missing: then pages say how to build it).
+    /// Loads `index.html`, `home.html`, `page.html` and `route-meta.json` from `dir` (the app
+    /// may be missing: then pages say how to build it), and the embedded content.
     pub async fn load(dir: &Path) -> Self {
         let read = |name: &str| tokio::fs::read_to_string(dir.join(name));
         let index = read("index.html").await.ok();
@@ -46,12 +55,23 @@ impl WebApp {
                 }
             })
             .unwrap_or_default();
+        let content = Content::embedded().unwrap_or_else(|e| {
+            tracing::error!(error = %e, "content is unusable; its pages are not served");
+            Content::default()
+        });
         Self {
             dir: dir.to_owned(),
             index,
             home: read("home.html").await.ok(),
+            shell: read("page.html").await.ok(),
             meta,
+            content,
         }
+    }
+
+    /// The site's articles and pages.
+    pub fn content(&self) -> &Content {
+        &self.content
     }
 
     /// The folder of the built app.
@@ -59,17 +79,29 @@ impl WebApp {
         &self.dir
     }
 
-    /// The page for `path` (with the results route's `?id=`), or `None` when the app is not
-    /// built.
+    /// The page for `path` (with the results route's `?id=` and the knowledge base's `?q=`), or
+    /// `None` when the app is not built.
     pub async fn page(
         &self,
         db: &DatabaseConnection,
         public_url: &str,
         path: &str,
         query_id: Option<&str>,
+        search: Option<&str>,
     ) -> Option<Page> {
         let index = self.index.as_deref()?;
-        let (found, mut head) = match route_head(self, path) {
+        let content = self.content.page(path, search);
+        if let Lookup::Page(page) = content {
+            return Some(Page {
+                found: true,
+                html: self.content_page(index, &page, public_url, path),
+            });
+        }
+        let route = match content {
+            Lookup::NotFound => None,
+            _ => route_head(self, path),
+        };
+        let (found, mut head) = match route {
             Some(head) => (true, head),
             None => (
                 false,
@@ -77,6 +109,7 @@ impl WebApp {
                     title: "Page Not Found | Sitelens".to_owned(),
                     description: "Oops! Page Not Found".to_owned(),
                     index: false,
+                    extra: String::new(),
                 },
             ),
         };
@@ -99,6 +132,70 @@ impl WebApp {
             html: render(template, &head, &canonical),
         })
     }
+
+    /// A content page: the shell with the header and footer (or, before the app is rebuilt,
+    /// the bare app) with the body in `<main>`, its head and its structured data.
+    fn content_page(
+        &self,
+        index: &str,
+        page: &ContentPage,
+        public_url: &str,
+        path: &str,
+    ) -> String {
+        let canonical = format!("{public_url}{}", path.trim_end_matches('/'));
+        let mut graph = page.structured_data.clone();
+        for v in &mut graph {
+            crate::services::content::absolutize(v, public_url);
+        }
+        let data = serde_json::json!({"@context": "https://schema.org", "@graph": graph});
+        // `<` never appears raw inside the script, so no text can close it.
+        let data = data.to_string().replace('<', "\\u003c");
+        let mut extra = format!(
+            "<script type=\"application/ld+json\" id=\"structured-data\">{data}</script>\n    "
+        );
+        if let Some(date) = page.published {
+            extra.push_str(&format!(
+                "<meta property=\"article:published_time\" content=\"{date}\" />\n    "
+            ));
+        }
+        if page.feed {
+            extra.push_str(&format!(
+                "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Sitelens blog\" href=\"{}/blog/feed.xml\" />\n    ",
+                escape(public_url)
+            ));
+        }
+        let head = Head {
+            title: full_title(&page.title),
+            description: page.description.clone(),
+            index: page.index,
+            extra,
+        };
+        let body = format!("<div data-server-body=\"\">{}</div>", page.body);
+        let shell = self
+            .shell
+            .as_deref()
+            .filter(|s| s.contains(BODY_MARKER))
+            .map(|s| {
+                if page.needs_rules {
+                    s.to_owned()
+                } else {
+                    without_wasm_preload(s)
+                }
+            });
+        let html = match shell.as_deref() {
+            Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
+            None => index.replacen(
+                "<div id=\"root\"></div>",
+                &format!("<div id=\"root\"><main id=\"main\">{body}</main></div>"),
+                1,
+            ),
+        };
+        render(&html, &head, &canonical).replacen(
+            "<meta property=\"og:type\" content=\"website\" />",
+            &format!("<meta property=\"og:type\" content=\"{}\" />", page.og_type),
+            1,
+        )
+    }
 }
 
 /// A rendered page of the app.
@@ -111,11 +208,30 @@ pub struct Page {
     pub html: String,
 }
 
+/// The template without its preload of the domain rules' WebAssembly: a page that runs no rule
+/// before the app has loaded should not spend the first seconds of a slow connection on it, in
+/// competition with the stylesheet its first paint waits for (the app still loads it later).
+fn without_wasm_preload(html: &str) -> String {
+    let mut out = html.to_owned();
+    while let Some(at) = out.find("<link rel=\"preload\"") {
+        let Some(len) = out[at..].find('>') else {
+            break;
+        };
+        if !out[at..at + len].contains(".wasm") {
+            break;
+        }
+        out.replace_range(at..at + len + 1, "");
+    }
+    out
+}
+
 /// Paths that are files of the build but never served as they are: the templates this module
 /// renders and hidden folders (the bundler's `.vite` manifest).
 pub fn is_internal_file(path: &str) -> bool {
-    matches!(path, "/index.html" | "/home.html" | "/route-meta.json")
-        || path.split('/').any(|seg| seg.starts_with('.'))
+    matches!(
+        path,
+        "/index.html" | "/home.html" | "/page.html" | "/route-meta.json"
+    ) || path.split('/').any(|seg| seg.starts_with('.'))
 }
 
 /// A page's head.
@@ -123,12 +239,14 @@ struct Head {
     title: String,
     description: String,
     index: bool,
+    /// More tags for the head (structured data, feed link), already HTML.
+    extra: String,
 }
 
 /// Titles and descriptions of the routes the app does not list in its route-meta.json.
 const DEFAULT_DESCRIPTION: &str = "Analyse any website in seconds: SEO, design and UX, technical structure and performance scores with a prioritised action plan.";
 
-fn full_title(title: &str) -> String {
+pub(crate) fn full_title(title: &str) -> String {
     if title.contains("Sitelens") {
         title.to_owned()
     } else {
@@ -148,6 +266,7 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             title: full_title(&m.title),
             description: m.description.clone(),
             index: true,
+            extra: String::new(),
         });
     }
     let hidden = |title: &str, description: &str| {
@@ -155,6 +274,7 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             title: full_title(title),
             description: description.to_owned(),
             index: false,
+            extra: String::new(),
         })
     };
     match path {
@@ -162,8 +282,12 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             title: "Sitelens — website analysis and SEO audit".to_owned(),
             description: DEFAULT_DESCRIPTION.to_owned(),
             index: true,
+            extra: String::new(),
         }),
         "/analyzing" => hidden("Analyzing your website", "Your website is being analysed."),
+        // docs/PRODUCT.md §2.2: these only send the browser on to the sign-in service.
+        "/sign-in" => hidden("Sign in", "Redirecting to Sign In"),
+        "/sign-up" => hidden("Sign up", "Redirecting to Sign Up"),
         "/results" => hidden(
             "Website Analysis Results",
             "A Sitelens website analysis report.",
@@ -176,7 +300,7 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
     }
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -211,7 +335,8 @@ fn render(index: &str, head: &Head, canonical: &str) -> String {
          <meta property=\"og:type\" content=\"website\" />\n    <meta property=\"og:site_name\" content=\"Sitelens\" />\n    \
          <meta property=\"og:title\" content=\"{t}\" />\n    <meta property=\"og:description\" content=\"{d}\" />\n    \
          <meta property=\"og:url\" content=\"{c}\" />\n    <meta name=\"twitter:card\" content=\"summary_large_image\" />\n    \
-         <meta name=\"twitter:title\" content=\"{t}\" />\n    <meta name=\"twitter:description\" content=\"{d}\" />\n  "
+         <meta name=\"twitter:title\" content=\"{t}\" />\n    <meta name=\"twitter:description\" content=\"{d}\" />\n    {extra}",
+        extra = head.extra
     );
     match html.find("</head>") {
         Some(at) => html.insert_str(at, &tags),
@@ -256,8 +381,8 @@ const SITEMAP: &[&str] = &[
     "/cookies",
 ];
 
-/// Our own sitemap.xml.
-pub fn sitemap_xml(public_url: &str) -> String {
+/// Our own sitemap.xml: the app's public pages and every content page.
+pub fn sitemap_xml(public_url: &str, content: &Content) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -266,6 +391,14 @@ pub fn sitemap_xml(public_url: &str) -> String {
             "  <url><loc>{}{}</loc></url>\n",
             escape(public_url),
             p
+        ));
+    }
+    for (p, changed) in content.sitemap() {
+        let lastmod = changed.map_or(String::new(), |d| format!("<lastmod>{d}</lastmod>"));
+        xml.push_str(&format!(
+            "  <url><loc>{}{}</loc>{lastmod}</url>\n",
+            escape(public_url),
+            escape(&p)
         ));
     }
     xml.push_str("</urlset>\n");
@@ -287,6 +420,14 @@ mod tests {
         assert!(html.contains("<title>Website Analysis Results | Sitelens</title>"));
         assert!(html.contains("noindex, nofollow"));
         assert!(html.contains("<link rel=\"canonical\" href=\"https://example.com/pricing\" />"));
+    }
+
+    #[test]
+    fn content_pages_drop_only_the_wasm_preload() {
+        let html = "<head><link rel=\"preload\" href=\"/assets/d.wasm\" as=\"fetch\"><link rel=\"stylesheet\" href=\"/a.css\"></head>";
+        let out = without_wasm_preload(html);
+        assert!(!out.contains(".wasm"));
+        assert!(out.contains("<link rel=\"stylesheet\" href=\"/a.css\">"));
     }
 
     #[tokio::test]

@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Switch } from "../../components/ui/switch";
 import { PageMeta, organization } from "../../components/seo/page-meta";
 import { cn } from "../../lib/cn";
-import { PricingCalculator } from "./pricing-calculator";
+import { PricingCalculator } from "../../components/pricing-calculator";
 import { routeMeta } from "../../lib/route-meta";
 
 const faqs = [

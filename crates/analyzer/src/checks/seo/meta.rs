@@ -1,16 +1,20 @@
 //! Title, meta description and viewport: the head tags a result snippet and a phone read first.
 
 use super::{META, MOBILE, Section, push};
-use crate::checks::{PageCtx, Tagged, chars, good, issue, warning};
+use domain::snippet::{LengthVerdict, SnippetField, length_check, length_range};
+
+use crate::checks::{PageCtx, Tagged, good, issue, warning};
 
 /// Good title length in characters, from `domain`'s good ranges (docs/PRODUCT.md §9.7).
 pub fn title_range() -> (usize, usize) {
-    crate::checks::good_range("title")
+    let (lo, hi) = length_range(SnippetField::Title);
+    (lo as usize, hi as usize)
 }
 
 /// Good meta description length in characters, from `domain`'s good ranges (docs/PRODUCT.md §9.7).
 pub fn description_range() -> (usize, usize) {
-    crate::checks::good_range("description")
+    let (lo, hi) = length_range(SnippetField::Description);
+    (lo as usize, hi as usize)
 }
 
 pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
@@ -44,15 +48,16 @@ pub(super) fn title(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             format!("The title is \"{t}\"."),
         ),
     );
-    let n = chars(t);
-    let f = if (lo..=hi).contains(&n) {
+    let check = length_check(SnippetField::Title, t);
+    let (n, lo, hi) = (check.chars, check.min, check.max);
+    let f = if check.verdict == LengthVerdict::Good {
         good(
             "seo.title.length",
             None,
             "Title length is good",
             format!("The title has {n} characters (good: {lo}-{hi})."),
         )
-    } else if n < lo {
+    } else if check.verdict == LengthVerdict::Short {
         warning(
             "seo.title.length",
             None,
@@ -131,15 +136,16 @@ pub(super) fn description(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
             format!("The meta description is \"{d}\"."),
         ),
     );
-    let n = chars(d);
-    let f = if (lo..=hi).contains(&n) {
+    let check = length_check(SnippetField::Description, d);
+    let (n, lo, hi) = (check.chars, check.min, check.max);
+    let f = if check.verdict == LengthVerdict::Good {
         good(
             "seo.description.length",
             None,
             "Meta description length is good",
             format!("The description has {n} characters (good: {lo}-{hi})."),
         )
-    } else if n < lo {
+    } else if check.verdict == LengthVerdict::Short {
         warning(
             "seo.description.length",
             None,

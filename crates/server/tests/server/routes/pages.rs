@@ -50,7 +50,12 @@ async fn routes_get_their_heads_and_security_headers() {
 async fn unknown_and_internal_paths_are_not_found() {
     run_on(Engine::Sqlite, |db| async move {
         let app = spawn_app(config(&db), WEB_ONLY).await;
-        for hidden in ["/.vite/manifest.json", "/route-meta.json", "/home.html"] {
+        for hidden in [
+            "/.vite/manifest.json",
+            "/route-meta.json",
+            "/home.html",
+            "/page.html",
+        ] {
             let (status, _, body) = app.page(hidden).await;
             assert_eq!(status, 404, "{hidden}");
             assert!(!body.contains("\"secret\""), "{hidden}");
@@ -77,6 +82,172 @@ async fn robots_and_sitemap_use_the_public_address() {
         let (status, _, sitemap) = app.page("/sitemap.xml").await;
         assert_eq!(status, 200);
         assert!(sitemap.contains("<loc>https://sitelens.test/pricing</loc>"));
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
+/// The content pages: server-rendered bodies with their heads and structured data, a real 404
+/// for unknown slugs and categories, listed in the sitemap, and the blog's Atom feed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn content_pages_are_rendered_by_the_server() {
+    run_on(Engine::Sqlite, |db| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let (status, _, html) = app.page("/blog/robots-txt-mistakes").await;
+        assert_eq!(status, 200);
+        assert!(
+            html.contains(
+                "<title>Five robots.txt mistakes that hide your pages | Sitelens</title>"
+            )
+        );
+        assert!(
+            html.contains("<h1 class=\"mt-6 text-4xl"),
+            "the body is in the HTML"
+        );
+        assert!(html.contains("data-server-body"));
+        assert!(html.contains("\"@type\":\"BlogPosting\""));
+        assert!(html.contains("\"@type\":\"FAQPage\""));
+        assert!(html.contains("<meta property=\"og:type\" content=\"article\" />"));
+        assert!(html.contains(
+            "<link rel=\"canonical\" href=\"https://sitelens.test/blog/robots-txt-mistakes\" />"
+        ));
+        assert!(
+            html.contains("Pre-rendered header"),
+            "the page uses page.html"
+        );
+
+        let (status, _, html) = app.page("/knowledge-base?q=weights").await;
+        assert_eq!(status, 200);
+        assert!(html.contains("/knowledge-base/scores/overall-score"));
+        assert!(html.contains("noindex"));
+
+        for missing in [
+            "/blog/no-such-post",
+            "/blog/category/nothing",
+            "/knowledge-base/scores/nothing",
+            "/resources/nothing",
+        ] {
+            let (status, _, html) = app.page(missing).await;
+            assert_eq!(status, 404, "{missing}");
+            assert!(html.contains("Page Not Found"), "{missing}");
+        }
+
+        let (_, _, sitemap) = app.page("/sitemap.xml").await;
+        assert!(sitemap.contains("<loc>https://sitelens.test/blog/robots-txt-mistakes</loc>"));
+        assert!(
+            sitemap.contains("<loc>https://sitelens.test/knowledge-base/api/follow-progress</loc>")
+        );
+        let (status, headers, feed) = app.page("/blog/feed.xml").await;
+        assert_eq!(status, 200);
+        assert!(
+            headers["content-type"]
+                .to_str()
+                .is_ok_and(|t| t.starts_with("application/atom+xml"))
+        );
+        assert!(feed.contains("<feed xmlns=\"http://www.w3.org/2005/Atom\">"));
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
+/// Paths written as string literals in a source file of the web app (`"/…"`).
+fn literal_paths(file: &str) -> Vec<String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../web/src")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with('/') && !s.starts_with("//") && !s.contains(' '))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Our own site has no dead internal link: starting from `/` and from every link the header,
+/// the footer and the home page write, each internal link of every page the server renders is
+/// followed (links read with the analyzer's own parser) and none answers 404.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn no_internal_link_is_dead() {
+    run_on(Engine::Sqlite, |db| async move {
+        // The test build, with the real list of the app's public routes.
+        let web = db.dir().join("web");
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/webapp");
+        std::fs::create_dir_all(&web).expect("web dir");
+        for f in ["index.html", "home.html", "page.html"] {
+            std::fs::copy(fixture.join(f), web.join(f)).expect("copy");
+        }
+        std::fs::copy(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/route-meta.json"),
+            web.join("route-meta.json"),
+        )
+        .expect("route meta");
+        let mut cfg = config(&db);
+        cfg.web_dir = web;
+        let app = spawn_app(cfg, WEB_ONLY).await;
+
+        // Signed-in links (the header's Dashboard) are not reachable by a signed-out crawl.
+        let signed_in_only = ["/dashboard"];
+        let mut queue: std::collections::VecDeque<(String, String)> =
+            std::collections::VecDeque::from([("/".to_owned(), "start".to_owned())]);
+        for file in [
+            "components/layout/header.tsx",
+            "components/layout/footer.tsx",
+            "features/home/home-page.tsx",
+        ] {
+            for p in literal_paths(file) {
+                if !signed_in_only.contains(&p.as_str()) {
+                    queue.push_back((p, file.to_owned()));
+                }
+            }
+        }
+        let base = url::Url::parse(&format!("{}/", app.base)).expect("base");
+        let mut seen = std::collections::HashSet::new();
+        let mut dead = Vec::new();
+        let mut crawled = 0;
+        while let Some((path, from)) = queue.pop_front() {
+            let path = path.split('#').next().unwrap_or("/").to_owned();
+            let path = if path.is_empty() {
+                "/".to_owned()
+            } else {
+                path
+            };
+            if !seen.insert(path.clone()) {
+                continue;
+            }
+            let (status, headers, body) = app.page(&path).await;
+            crawled += 1;
+            if status == 404 {
+                dead.push(format!("{path} (linked from {from})"));
+                continue;
+            }
+            let html = headers
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|t| t.starts_with("text/html"));
+            if !html {
+                continue;
+            }
+            let page_url = base.join(&path).expect("page url");
+            let doc = analyzer::page::parse(&body, &page_url);
+            for a in doc.anchors {
+                let Some(u) = a.url else { continue };
+                if u.origin() != base.origin() {
+                    continue;
+                }
+                let mut next = u.path().to_owned();
+                if let Some(q) = u.query() {
+                    next = format!("{next}?{q}");
+                }
+                queue.push_back((next, path.clone()));
+            }
+        }
+        assert!(dead.is_empty(), "dead internal links:\n{}", dead.join("\n"));
+        // The app's pages, 8 blog posts, their categories, 12 articles and the other pages.
+        assert!(
+            crawled >= 40,
+            "the crawl reached the content ({crawled} pages)"
+        );
         app.running.shutdown().await;
     })
     .await;

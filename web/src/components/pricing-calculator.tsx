@@ -7,7 +7,7 @@ import {
   plans,
   validateCalculator,
   type CalculatorInput,
-} from "../../lib/domain";
+} from "../lib/domain";
 
 const fields: { key: keyof CalculatorInput; label: string; min: number }[] = [
   { key: "basic", label: "Basic reports a month", min: 0 },
