@@ -516,8 +516,7 @@ pub fn metric_diagnostic(metric: DiagnosedMetric, value: f64) -> Option<Diagnost
 }
 
 /// The metrics [`generate_diagnostics`] diagnoses: the page timings every analysis has. TBT and
-/// CLS are measured only in a browser run, which lists its own diagnostics for them (with the
-/// long tasks and shifts it saw); [`metric_diagnostic`] holds their thresholds and wording.
+/// CLS are measured only in a browser run, which diagnoses them with [`metric_diagnostic`] too.
 const GENERATED: [DiagnosedMetric; 2] = [
     DiagnosedMetric::FirstContentfulPaint,
     DiagnosedMetric::LargestContentfulPaint,

@@ -1,6 +1,6 @@
 //! Diagnostics from the browser measurements, with resource details.
 
-use domain::performance::is_pro_only;
+use domain::performance::{DiagnosedMetric, is_pro_only, metric_diagnostic};
 use domain::report::{Diagnostic, DiagnosticDetail, DiagnosticType};
 
 use super::Simulated;
@@ -33,46 +33,20 @@ fn diagnostic(
 }
 
 /// Diagnostics from the browser measurements, with resource details (url, wastedBytes,
-/// totalBytes). FCP and LCP diagnostics come from `domain::performance::generate_diagnostics`.
+/// totalBytes). FCP and LCP diagnostics come from `domain::performance::generate_diagnostics`;
+/// TBT and CLS, which only a browser measures, from `domain::performance::metric_diagnostic`.
 /// With a simulation, render-blocking resources and savings are those of the simulated phone.
 pub fn diagnostics(m: &LabMetrics, sim: Option<&Simulated>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if m.total_blocking_time > 200.0 {
-        let kind = if m.total_blocking_time > 600.0 {
-            DiagnosticType::Error
-        } else {
-            DiagnosticType::Warning
-        };
-        out.push(diagnostic(
-            "perf.tbt",
-            kind,
-            format!("Total Blocking Time is {:.0} ms", m.total_blocking_time),
-            format!("{} long task(s) blocked the main thread after the first paint; under 200 ms is good.", m.long_tasks.len()),
-            format!("{:.0} ms", m.total_blocking_time),
-            format!("{:.0} ms", m.total_blocking_time - 200.0),
-            "Split long JavaScript tasks, defer non-critical scripts and remove unused code.",
-            Vec::new(),
-        ));
-    }
-    if m.cumulative_layout_shift > 0.1 {
-        let kind = if m.cumulative_layout_shift > 0.25 {
-            DiagnosticType::Error
-        } else {
-            DiagnosticType::Warning
-        };
-        out.push(diagnostic(
-            "perf.cls",
-            kind,
-            format!(
-                "Cumulative Layout Shift is {:.3}",
-                m.cumulative_layout_shift
-            ),
-            "Content moved after it was shown; under 0.1 is good.".to_owned(),
-            format!("{:.3}", m.cumulative_layout_shift),
-            format!("{:.3}", m.cumulative_layout_shift - 0.1),
-            "Reserve space for images, ads and late content (width and height, aspect-ratio).",
-            Vec::new(),
-        ));
+    // TBT and CLS by domain's rule for every metric with a threshold (docs/PRODUCT.md §9.8).
+    for (metric, value) in [
+        (DiagnosedMetric::TotalBlockingTime, m.total_blocking_time),
+        (
+            DiagnosedMetric::CumulativeLayoutShift,
+            m.cumulative_layout_shift,
+        ),
+    ] {
+        out.extend(metric_diagnostic(metric, value));
     }
     match sim {
         Some(sim) if !sim.mobile.render_blocking.is_empty() => {
