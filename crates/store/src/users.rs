@@ -203,3 +203,16 @@ pub async fn set_clerk_id(db: &DatabaseConnection, id: i64, clerk_id: &str) -> S
     user.update(db).await?;
     Ok(())
 }
+
+/// Sets a user's subscription plan (`basic` without one).
+pub async fn set_subscription_plan(
+    db: &DatabaseConnection,
+    id: i64,
+    plan: &str,
+) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.subscription_plan = Set(plan.to_owned());
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
