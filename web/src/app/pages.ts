@@ -14,6 +14,8 @@ export const pages = {
   legal: () => import("../features/content/legal-pages"),
   contact: () => import("../features/content/contact-page"),
   auth: () => import("../features/auth/redirect-page"),
+  accounts: () => import("../features/auth/account-pages"),
+  dashboard: () => import("../features/dashboard/dashboard-page"),
   notFound: () => import("../features/not-found/not-found-page"),
 };
 
@@ -31,6 +33,8 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   contact: pages.contact,
   "sign-in": pages.auth,
   "sign-up": pages.auth,
+  accounts: pages.accounts,
+  dashboard: pages.dashboard,
 };
 
 /** Starts loading what the page at `pathname` needs besides the app itself. */
