@@ -78,7 +78,7 @@ async fn bench_engine(label: &str, db: &TestDb) {
                 let res = http
                     .post(format!("{base}/api/accounts/sign-in"))
                     .header("content-type", "application/json")
-                    // Each visitor its own address, so the per-address throttle stays out of it.
+                    // Only failures are counted by the throttle, so these never trip it.
                     .body(serde_json::json!({"email": format!("bench{n}@example.com"), "password": "correct horse battery"}).to_string())
                     .send()
                     .await
