@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, moto's S3 server (PyPI, pinned) and Debian's Chromium when running as root.
+# when it is installed but stopped, moto's S3 server and aiosmtpd (PyPI, pinned) and Debian's Chromium when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -35,6 +35,14 @@ setup: web-deps
       python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
         --no-warn-conflicts --no-deps --target "$moto" -r scripts/requirements-moto.txt
       cp scripts/requirements-moto.txt "$moto/.requirements.txt"
+    fi
+    # aiosmtpd, the SMTP server the account tests deliver to, the same way in .tools/aiosmtpd.
+    smtpd=.tools/aiosmtpd
+    if ! cmp -s scripts/requirements-aiosmtpd.txt "$smtpd/.requirements.txt"; then
+      rm -rf "$smtpd"
+      python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-deps --target "$smtpd" -r scripts/requirements-aiosmtpd.txt
+      cp scripts/requirements-aiosmtpd.txt "$smtpd/.requirements.txt"
     fi
     # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
     missing=""
@@ -138,6 +146,7 @@ bench corpus="": wasm
     cargo bench -p analyzer --bench analyzer
     cargo bench -p analyzer --bench browser
     cargo bench -p server --bench load
+    cargo bench -p server --bench signin
     cargo bench -p server --bench queue
     SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs

@@ -19,6 +19,7 @@ mod m20261122_000008_counters;
 mod m20261122_000009_one_time_tokens;
 mod m20261122_000010_webhook_events;
 mod m20261122_000011_result_pages;
+mod m20261125_000012_account_security;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -39,6 +40,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000009_one_time_tokens::Migration),
             Box::new(m20261122_000010_webhook_events::Migration),
             Box::new(m20261122_000011_result_pages::Migration),
+            Box::new(m20261125_000012_account_security::Migration),
         ]
     }
 }

@@ -7,8 +7,8 @@
 //! types are appended to the package's `.d.ts` from the generated `contract.ts`.
 
 use domain::{
-    advice, commerce, constants, forms, performance, report, robots, score, share, site_url,
-    snippet,
+    accounts, advice, commerce, constants, forms, performance, report, robots, score, share,
+    site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -514,4 +514,87 @@ pub fn snippet_length(
 #[wasm_bindgen(js_name = checkRobots, unchecked_return_type = "RobotsVerdict")]
 pub fn check_robots(text: &str, token: &str, path: &str) -> Result<JsValue, JsError> {
     to_js(&robots::check(text, token, path))
+}
+
+// --- accounts ----------------------------------------------------------------------------
+
+/// Sign-in form errors.
+#[wasm_bindgen(js_name = validateSignIn, unchecked_return_type = "FieldError[]")]
+pub fn validate_sign_in(
+    #[wasm_bindgen(unchecked_param_type = "SignInForm")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&accounts::validate_sign_in(&from_js(form)?))
+}
+
+/// Errors of a new password (the field named `field`) for an account's address and user name.
+#[wasm_bindgen(js_name = validateNewPassword, unchecked_return_type = "FieldError[]")]
+pub fn validate_new_password(
+    field: &str,
+    password: &str,
+    email: &str,
+    username: &str,
+) -> Result<JsValue, JsError> {
+    to_js(&accounts::validate_new_password(
+        field, password, email, username,
+    ))
+}
+
+/// Change-password form errors.
+#[wasm_bindgen(js_name = validatePasswordChange, unchecked_return_type = "FieldError[]")]
+pub fn validate_password_change(
+    #[wasm_bindgen(unchecked_param_type = "PasswordChange")] form: JsValue,
+    email: &str,
+    username: &str,
+) -> Result<JsValue, JsError> {
+    to_js(&accounts::validate_password_change(
+        &from_js(form)?,
+        email,
+        username,
+    ))
+}
+
+/// Change-e-mail form errors.
+#[wasm_bindgen(js_name = validateEmailChange, unchecked_return_type = "FieldError[]")]
+pub fn validate_email_change(
+    #[wasm_bindgen(unchecked_param_type = "EmailChange")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&accounts::validate_email_change(&from_js(form)?))
+}
+
+/// Where to go after signing in: a path on `own_origin`, or `/dashboard`.
+#[wasm_bindgen(js_name = safeReturnPath)]
+pub fn safe_return_path(raw: &str, own_origin: &str) -> String {
+    accounts::safe_return_path(raw, own_origin)
+}
+
+/// Seats of a plan, the owner included; null is unlimited.
+#[wasm_bindgen(js_name = seatsForPlan, unchecked_return_type = "number | null")]
+pub fn seats_for_plan(plan: &str) -> Result<JsValue, JsError> {
+    to_js(&accounts::seats_for_plan(plan))
+}
+
+/// Null when one more person may be invited, else the message to show.
+#[wasm_bindgen(js_name = checkInvite, unchecked_return_type = "string | null")]
+pub fn check_invite(plan: &str, taken: f64) -> Result<JsValue, JsError> {
+    to_js(&accounts::check_invite(plan, to_u32(taken, "taken")?).err())
+}
+
+/// Null when the trial may start, else the message to show.
+#[wasm_bindgen(js_name = checkTrialStart, unchecked_return_type = "string | null")]
+pub fn check_trial_start(has_used_trial: bool) -> Result<JsValue, JsError> {
+    to_js(&accounts::check_trial_start(has_used_trial).err())
+}
+
+/// The alert shown once the trial is active.
+#[wasm_bindgen(js_name = trialStartedMessage)]
+pub fn trial_started_message() -> String {
+    accounts::TRIAL_STARTED_MESSAGE.to_owned()
+}
+
+/// The permission names a team role grants.
+#[wasm_bindgen(js_name = rolePermissions, unchecked_return_type = "string[]")]
+pub fn role_permissions(
+    #[wasm_bindgen(unchecked_param_type = "TeamRole")] role: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&from_js::<accounts::TeamRole>(role)?.permissions())
 }

@@ -1309,7 +1309,7 @@ email: string,
  */
 username: string, 
 /**
- * Password: 8 to 128 characters.
+ * Password: the policy of [`crate::accounts::password_problem`].
  */
 password: string, };
 
@@ -1814,4 +1814,198 @@ invalidUrlToastText: string,
  * Message when the trial was already used.
  */
 trialUsedMessage: string, };
+
+export type SignInForm = { 
+/**
+ * E-mail address.
+ */
+email: string, 
+/**
+ * Password.
+ */
+password: string, };
+
+export type PasswordChange = { 
+/**
+ * The password in use.
+ */
+currentPassword: string, 
+/**
+ * The new password.
+ */
+newPassword: string, };
+
+export type EmailChange = { 
+/**
+ * The new address.
+ */
+email: string, 
+/**
+ * The password in use.
+ */
+currentPassword: string, };
+
+export type TeamRole = "owner" | "admin" | "member";
+
+export type Account = { 
+/**
+ * User id.
+ */
+id: number, 
+/**
+ * E-mail address.
+ */
+email: string, 
+/**
+ * First name.
+ */
+firstName: string, 
+/**
+ * Last name.
+ */
+lastName: string, 
+/**
+ * User name.
+ */
+username: string, 
+/**
+ * Whether the address was confirmed through the e-mailed link.
+ */
+emailVerified: boolean, 
+/**
+ * Whether the free trial was used (docs/PRODUCT.md §5.6).
+ */
+hasUsedTrial: boolean, 
+/**
+ * Paid credits spendable now: the team owner's when the user is a team member.
+ */
+paidCredits: number, 
+/**
+ * Trial credits still valid now.
+ */
+trialCredits: number, 
+/**
+ * When the trial credit expires (RFC 3339), once a trial was started.
+ */
+trialExpiresAt: string | null, 
+/**
+ * Subscription plan (`basic` without one).
+ */
+plan: string, 
+/**
+ * Seats of the plan, the owner included; `None` is unlimited.
+ */
+seats: number | null, 
+/**
+ * The team the user belongs to as a member, if any.
+ */
+team: TeamMembership | null, 
+/**
+ * Whether the account has a password (false for accounts made through OpenID Connect).
+ */
+hasPassword: boolean, 
+/**
+ * The token to send as `X-CSRF-Token` with every state-changing request.
+ */
+csrfToken: string, };
+
+export type TeamMembership = { 
+/**
+ * The owner's user id.
+ */
+ownerId: number, 
+/**
+ * The owner's e-mail address.
+ */
+ownerEmail: string, 
+/**
+ * The member's role.
+ */
+role: TeamRole, };
+
+export type AnalysisSummary = { 
+/**
+ * The report's id (`/results?id=`).
+ */
+resultId: string, 
+/**
+ * When it was made (RFC 3339).
+ */
+timestamp: string, 
+/**
+ * Report depth.
+ */
+tier: ReportType, 
+/**
+ * Overall score.
+ */
+overallScore: number, 
+/**
+ * SEO score.
+ */
+seoScore: number, 
+/**
+ * Performance score.
+ */
+performanceScore: number, 
+/**
+ * Who ran it (for a team's reports).
+ */
+requestedBy: string, };
+
+export type SiteHistory = { 
+/**
+ * The site's address.
+ */
+url: string, 
+/**
+ * Its analyses, oldest first.
+ */
+analyses: Array<AnalysisSummary>, };
+
+export type DashboardData = { 
+/**
+ * The account.
+ */
+account: Account, 
+/**
+ * The sites the user (or their team) analysed, most recently analysed first.
+ */
+sites: Array<SiteHistory>, };
+
+export type TeamMemberView = { 
+/**
+ * Row id (to remove the member).
+ */
+id: number, 
+/**
+ * The member's or invitee's e-mail address.
+ */
+email: string, 
+/**
+ * Role.
+ */
+role: TeamRole, 
+/**
+ * `pending` until the invitation is accepted, then `active`.
+ */
+status: string, };
+
+export type TeamView = { 
+/**
+ * The owner's e-mail address.
+ */
+ownerEmail: string, 
+/**
+ * The signed-in user's role in it.
+ */
+role: TeamRole, 
+/**
+ * Seats of the owner's plan, the owner included; `None` is unlimited.
+ */
+seats: number | null, 
+/**
+ * Members and pending invitations, oldest first.
+ */
+members: Array<TeamMemberView>, };
 

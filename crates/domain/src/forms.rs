@@ -165,14 +165,9 @@ pub struct Registration {
     pub email: String,
     /// User name: 3 to 32 letters, digits, hyphens or underscores.
     pub username: String,
-    /// Password: 8 to 128 characters.
+    /// Password: the policy of [`crate::accounts::password_problem`].
     pub password: String,
 }
-
-/// Minimum password length; NIST SP 800-63B recommends at least 8.
-pub const PASSWORD_MIN: usize = 8;
-/// Maximum password length, to bound hashing cost.
-pub const PASSWORD_MAX: usize = 128;
 
 /// Validates a registration. The spec gives no texts for these fields, so these follow the
 /// download form's style.
@@ -198,12 +193,12 @@ pub fn validate_registration(form: &Registration) -> Vec<FieldError> {
             "Username must be 3 to 32 letters, digits, hyphens or underscores",
         ));
     }
-    let len = form.password.chars().count();
-    if len < PASSWORD_MIN {
-        errors.push(err("password", "Password must be at least 8 characters"));
-    } else if len > PASSWORD_MAX {
-        errors.push(err("password", "Password must be at most 128 characters"));
-    }
+    errors.extend(crate::accounts::validate_new_password(
+        "password",
+        &form.password,
+        &form.email,
+        &form.username,
+    ));
     errors
 }
 

@@ -4,6 +4,7 @@
 //! the server and analyzer, and to WebAssembly (through `crates/domain-wasm`) for the web app.
 //! This crate does no I/O and depends on no async runtime, ORM, HTTP client or wasm crate.
 
+pub mod accounts;
 pub mod advice;
 pub mod bindings;
 pub mod commerce;

@@ -125,6 +125,9 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         public_url: "http://127.0.0.1".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
         llm: None,
+        accounts_url: String::new(),
+        smtp_url: None,
+        mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

@@ -190,6 +190,9 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         public_url: "http://127.0.0.1".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
         llm: None,
+        accounts_url: String::new(),
+        smtp_url: None,
+        mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         log_filter: "warn".to_owned(),
         node_name: "bench-web".to_owned(),
     };

@@ -15,7 +15,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    analyses, contact, files, health, pages, progress, reports, results, stats, trial,
+    accounts, analyses, contact, dashboard, files, health, pages, progress, reports, results,
+    stats, teams, trial,
 };
 use crate::state::AppState;
 
@@ -38,6 +39,9 @@ pub fn router(state: AppState) -> Router {
         .merge(stats::router())
         .merge(trial::router())
         .merge(contact::router())
+        .merge(accounts::router())
+        .merge(dashboard::router())
+        .merge(teams::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 19] = [
+pub const VARIABLES: [(&str, &str); 22] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -40,6 +40,9 @@ pub const VARIABLES: [(&str, &str); 19] = [
     ("SITELENS_LLM_URL", ""),
     ("SITELENS_LLM_MODEL", "gpt-4o-mini"),
     ("SITELENS_LLM_API_KEY", ""),
+    ("SITELENS_ACCOUNTS_URL", ""),
+    ("SITELENS_SMTP_URL", ""),
+    ("SITELENS_MAIL_FROM", "Sitelens <no-reply@sitelens.invalid>"),
     ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
 ];
 
@@ -270,6 +273,14 @@ pub struct Config {
     pub chromium: Chromium,
     /// `SITELENS_LLM_URL`, `_MODEL`, `_API_KEY`: the advisor, when a URL is set.
     pub llm: Option<Llm>,
+    /// `SITELENS_ACCOUNTS_URL`: the base address of the accounts pages (docs/PRODUCT.md §10.1);
+    /// empty means `{public URL}/accounts` (see [`Config::accounts_url`]). Never ends with `/`.
+    pub accounts_url: String,
+    /// `SITELENS_SMTP_URL`: `smtp://user:password@host:port` (or `smtps://`, lettre's syntax);
+    /// empty keeps mail in the database outbox only.
+    pub smtp_url: Option<Secret>,
+    /// `SITELENS_MAIL_FROM`: the sender of account mail.
+    pub mail_from: String,
     /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
     pub log_filter: String,
     /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
@@ -416,6 +427,32 @@ impl Config {
                 api_key: Some(get("SITELENS_LLM_API_KEY")).filter(|k| !k.is_empty()),
             }),
         };
+        let accounts_url = match get("SITELENS_ACCOUNTS_URL") {
+            url if url.is_empty() => url,
+            url => parse_http_url("SITELENS_ACCOUNTS_URL", &url)?,
+        };
+        let smtp_url = match get("SITELENS_SMTP_URL") {
+            url if url.is_empty() => None,
+            url => {
+                // Checked here so a typo stops the start, not the first sign-up.
+                crate::services::mail::Mailer::new("a@b.c", Some(&url)).map_err(|_| {
+                    error(
+                        "SITELENS_SMTP_URL",
+                        "expected smtp://[user:password@]host[:port] or smtps://…",
+                    )
+                })?;
+                Some(Secret(url))
+            }
+        };
+        let mail_from = get("SITELENS_MAIL_FROM");
+        crate::services::mail::Mailer::new(&mail_from, None).map_err(|_| {
+            error(
+                "SITELENS_MAIL_FROM",
+                format!(
+                    "expected an address such as Sitelens <no-reply@example.com>, got {mail_from:?}"
+                ),
+            )
+        })?;
         let log_filter = get("RUST_LOG");
         tracing_subscriber::EnvFilter::try_new(&log_filter)
             .map_err(|e| error("RUST_LOG", format!("not a log filter ({e})")))?;
@@ -435,6 +472,9 @@ impl Config {
             )?,
             chromium: parse_chromium("SITELENS_CHROMIUM", &get("SITELENS_CHROMIUM"))?,
             llm,
+            accounts_url,
+            smtp_url,
+            mail_from,
             log_filter,
             node_name: lookup("HOSTNAME")
                 .map(|h| h.trim().to_owned())
@@ -447,6 +487,22 @@ impl Config {
     /// empty).
     pub fn blob_dir(&self) -> PathBuf {
         self.data_dir.join("blobs")
+    }
+
+    /// The accounts pages' base address: `SITELENS_ACCOUNTS_URL`, else `{public URL}/accounts`.
+    pub fn accounts_url(&self) -> String {
+        if self.accounts_url.is_empty() {
+            format!("{}/accounts", self.public_url)
+        } else {
+            self.accounts_url.clone()
+        }
+    }
+
+    /// The public origin (`scheme://host[:port]`) that state-changing requests must come from.
+    pub fn public_origin(&self) -> String {
+        url::Url::parse(&self.public_url)
+            .map(|u| u.origin().ascii_serialization())
+            .unwrap_or_else(|_| self.public_url.clone())
     }
 
     /// Whether the public address is HTTPS (then HSTS is sent).

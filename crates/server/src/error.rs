@@ -13,9 +13,11 @@ use domain::report::ErrorResponse;
 use store::StoreError;
 
 use crate::chain::Chain;
+use crate::services::accounts::AccountError;
 use crate::services::analyses::SubmitError;
 use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
+use crate::services::mail::MailError;
 use crate::services::reports::ReportError;
 
 /// An error answered to a client.
@@ -27,6 +29,9 @@ pub enum AppError {
     /// 401: the caller must sign in.
     #[error("{0}")]
     Unauthorized(String),
+    /// 403: signed in, but not allowed; or a cross-site request refused.
+    #[error("{0}")]
+    Forbidden(String),
     /// 404: nothing with that id.
     #[error("{0}")]
     NotFound(String),
@@ -69,6 +74,7 @@ impl AppError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict(_) => StatusCode::CONFLICT,
@@ -167,6 +173,27 @@ impl From<BlobError> for AppError {
                 Self::StorageUnavailable(e)
             }
             e @ BlobError::NotModified(_) => Self::internal(e),
+        }
+    }
+}
+
+impl From<AccountError> for AppError {
+    fn from(e: AccountError) -> Self {
+        match e {
+            AccountError::Invalid(_) | AccountError::CurrentPassword => {
+                Self::Unprocessable(e.to_string())
+            }
+            AccountError::SignInFailed => Self::Unauthorized(e.to_string()),
+            AccountError::Throttled => Self::TooManyRequests(e.to_string()),
+            AccountError::EmailTaken | AccountError::TrialUsed(_) | AccountError::Conflict(_) => {
+                Self::Conflict(e.to_string())
+            }
+            AccountError::LinkInvalid => Self::BadRequest(e.to_string()),
+            AccountError::Forbidden(m) => Self::Forbidden(m),
+            AccountError::NotFound(m) => Self::NotFound(m),
+            AccountError::Store(e) => e.into(),
+            AccountError::Mail(MailError::Store(e)) => e.into(),
+            e @ (AccountError::Mail(_) | AccountError::Hashing(_)) => Self::internal(e),
         }
     }
 }

@@ -161,8 +161,12 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
     }
     if let Some(listener) = listener {
+        let mailer = services::mail::Mailer::new(
+            &config.mail_from,
+            config.smtp_url.as_ref().map(|s| s.0.as_str()),
+        )?;
         let router =
-            app::router(state::AppState::new(db.clone(), config.clone(), hub, blobs).await);
+            app::router(state::AppState::new(db.clone(), config.clone(), hub, blobs, mailer).await);
         let mut rx = stop_rx.clone();
         tasks.push(tokio::spawn(async move {
             let served = axum::serve(

@@ -8,8 +8,10 @@ use store::DatabaseConnection;
 
 use crate::config::Config;
 use crate::extract::TrustedProxies;
+use crate::services::accounts::Links;
 use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
+use crate::services::mail::Mailer;
 use crate::services::pages::WebApp;
 use crate::services::reports::ResultCache;
 use crate::services::stats::StatsCache;
@@ -33,12 +35,41 @@ pub struct AppState {
     pub stats: Arc<StatsCache>,
     /// Proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: TrustedProxies,
+    /// Outgoing mail: the outbox, and SMTP when configured.
+    pub mailer: Mailer,
+    /// Where the accounts pages live, for mailed links.
+    pub links: Arc<Links>,
+    /// How session cookies are written and checked.
+    pub cookies: Arc<CookiePolicy>,
+}
+
+/// The session cookie's settings and the origin state-changing requests must come from.
+#[derive(Debug, Clone)]
+pub struct CookiePolicy {
+    /// `Secure` is set when the public address is HTTPS.
+    pub secure: bool,
+    /// The public origin, e.g. `https://sitelens.example`.
+    pub origin: String,
 }
 
 impl AppState {
     /// The state for `config` on `db`, with the web app loaded from `config.web_dir`.
-    pub async fn new(db: DatabaseConnection, config: Config, hub: Hub, blobs: Blobs) -> Self {
+    pub async fn new(
+        db: DatabaseConnection,
+        config: Config,
+        hub: Hub,
+        blobs: Blobs,
+        mailer: Mailer,
+    ) -> Self {
         AppState {
+            links: Arc::new(Links {
+                accounts_url: config.accounts_url(),
+            }),
+            cookies: Arc::new(CookiePolicy {
+                secure: config.is_https(),
+                origin: config.public_origin(),
+            }),
+            mailer,
             web: Arc::new(WebApp::load(&config.web_dir).await),
             trusted_proxies: TrustedProxies(config.trusted_proxies.clone().into()),
             db,

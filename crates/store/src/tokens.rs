@@ -53,6 +53,25 @@ pub async fn consume_token(
     Ok(used.first().map(|t| t.user_id))
 }
 
+/// The user of a token that is still usable at `at`, without using it (to check a form before
+/// the token is spent).
+pub async fn peek_token(
+    db: &DatabaseConnection,
+    token_hash: &str,
+    purpose: &str,
+    at: DateTime<Utc>,
+) -> StoreResult<Option<i64>> {
+    use one_time_tokens::Column as T;
+    Ok(one_time_tokens::Entity::find()
+        .filter(T::TokenHash.eq(token_hash))
+        .filter(T::Purpose.eq(purpose))
+        .filter(T::UsedAt.is_null())
+        .filter(T::ExpiresAt.gt(at))
+        .one(db)
+        .await?
+        .map(|t| t.user_id))
+}
+
 /// Records a webhook event id; `true` the first time, `false` for a redelivery (handle the
 /// event only when `true`). Call it in the same unit of work that applies the event, or after
 /// the event was applied idempotently.

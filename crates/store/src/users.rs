@@ -60,6 +60,7 @@ pub async fn create_user(db: &DatabaseConnection, user: &NewUser) -> StoreResult
         max_team_members: Set(1),
         has_white_label: Set(false),
         whitelabel_usage: Set(0),
+        email_verified_at: Set(None),
         created_at: Set(at),
         updated_at: Set(at),
         ..Default::default()
@@ -168,4 +169,50 @@ pub async fn list_users(
         .limit(limit)
         .all(db)
         .await?)
+}
+
+/// Changes a user's e-mail address; the new address is unverified until its link is followed.
+/// [`StoreError::Conflict`] when another account has it.
+pub async fn set_email(db: &DatabaseConnection, id: i64, email: &str) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.email = Set(normalize_email(email));
+    user.email_verified_at = Set(None);
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Records that a user confirmed their e-mail address at `at`.
+pub async fn mark_email_verified(
+    db: &DatabaseConnection,
+    id: i64,
+    at: chrono::DateTime<chrono::Utc>,
+) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.email_verified_at = Set(Some(at));
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Links an external identity (an OpenID Connect subject) to a user.
+pub async fn set_clerk_id(db: &DatabaseConnection, id: i64, clerk_id: &str) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.clerk_id = Set(Some(clerk_id.to_owned()));
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Sets a user's subscription plan (`basic` without one).
+pub async fn set_subscription_plan(
+    db: &DatabaseConnection,
+    id: i64,
+    plan: &str,
+) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.subscription_plan = Set(plan.to_owned());
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
 }

@@ -1,4 +1,4 @@
-import { withLeadingSlash } from "../lib/api-client";
+import { csrfHeaders, withLeadingSlash } from "../lib/api-client";
 import type { AnalyzeResponse } from "../lib/domain";
 
 /** What POST /api/analyze led to: a finished result to open, or a queued analysis to follow. */
@@ -24,7 +24,7 @@ export async function requestAnalysis(url: string, signal?: AbortSignal): Promis
   try {
     res = await fetch(withLeadingSlash("api/analyze"), {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...csrfHeaders() },
       body: JSON.stringify({ url }),
       credentials: "include",
       signal,

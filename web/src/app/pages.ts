@@ -14,6 +14,8 @@ export const pages = {
   legal: () => import("../features/content/legal-pages"),
   contact: () => import("../features/content/contact-page"),
   auth: () => import("../features/auth/redirect-page"),
+  accounts: () => import("../features/auth/account-pages"),
+  dashboard: () => import("../features/dashboard/dashboard-page"),
   notFound: () => import("../features/not-found/not-found-page"),
   serverPage: () => import("../features/server-page/server-page"),
   tools: () => import("../features/tools/tools-page"),
@@ -42,6 +44,8 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   "white-label": pages.serverPage,
   "test-analysis": pages.serverPage,
   resources: pages.serverPage,
+  accounts: pages.accounts,
+  dashboard: pages.dashboard,
 };
 
 /** Starts loading what the page at `pathname` needs besides the app itself. */

@@ -32,7 +32,7 @@ export const contentRoutes = [
 ];
 
 /**
- * Routes of docs/PRODUCT.md §2.1 not built yet (checkout and payment, dashboard, affiliate and
+ * Routes of docs/PRODUCT.md §2.1 not built yet (checkout and payment, affiliate and
  * partner dashboards, agency contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
  */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
@@ -43,7 +43,6 @@ export const laterRoutes = [
   "/payment",
   "/payment-success",
   "/stripe-checkout",
-  "/dashboard",
   "/affiliate-dashboard",
   "/affiliate-signup",
   "/marketing-materials",
@@ -86,6 +85,14 @@ export const routes: RouteObject[] = [
           page("/sign-up", pages.auth, "SignUpRedirectPage"),
           ...contentRoutes.map((path) => page(path, pages.serverPage, "ServerPage")),
           page("/resources/tools", pages.tools, "ToolsPage"),
+          page("/accounts/sign-in", pages.accounts, "SignInPage"),
+          page("/accounts/sign-up", pages.accounts, "SignUpPage"),
+          page("/accounts/forgot-password", pages.accounts, "ForgotPasswordPage"),
+          page("/accounts/reset-password", pages.accounts, "ResetPasswordPage"),
+          page("/accounts/verify", pages.accounts, "VerifyEmailPage"),
+          page("/accounts/join", pages.accounts, "JoinTeamPage"),
+          page("/accounts/settings", pages.accounts, "AccountSettingsPage"),
+          page("/dashboard", pages.dashboard, "DashboardPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

@@ -8,6 +8,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The CSRF token of the signed-in session (set by lib/session.ts), sent with every state-changing request. */
+let csrfToken: string | null = null;
+export function setCsrfToken(token: string | null) {
+  csrfToken = token;
+}
+/** The X-CSRF-Token header for a state-changing request, when signed in. */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+}
+
 /** Adds the leading slash a path may lack (docs/PRODUCT.md §7.1). */
 export function withLeadingSlash(path: string) {
   return path.startsWith("/") ? path : `/${path}`;
@@ -44,6 +54,16 @@ export async function throwIfNotOk(res: Response): Promise<void> {
   throw new ApiError(res.status, `${res.status}: ${text || res.statusText}`);
 }
 
+/** A JSON content type only with a body, the CSRF token only on a state-changing request; none at all when neither. */
+function requestHeaders(method: string, hasBody: boolean, extra?: Record<string, string>): Record<string, string> | undefined {
+  const headers = {
+    ...(method === "GET" || method === "HEAD" ? {} : csrfHeaders()),
+    ...(hasBody ? { "Content-Type": "application/json" } : {}),
+    ...extra,
+  };
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
 /**
  * The general request helper of docs/PRODUCT.md §7.1: method, path and optional JSON body; a missing
  * leading slash is added; credentials are included; a JSON content type only with a body.
@@ -52,7 +72,7 @@ export async function apiRequest(method: string, path: string, body?: unknown, i
   const res = await fetch(withLeadingSlash(path), {
     ...init,
     method,
-    headers: body !== undefined ? { "Content-Type": "application/json", ...init?.headers } : init?.headers,
+    headers: requestHeaders(method, body !== undefined, init?.headers as Record<string, string> | undefined),
     body: body !== undefined ? JSON.stringify(body) : undefined,
     credentials: "include",
   });

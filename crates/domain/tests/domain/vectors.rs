@@ -10,7 +10,8 @@ use std::path::PathBuf;
 
 use domain::report::ReportType;
 use domain::{
-    advice, commerce, constants, forms, performance, robots, score, share, site_url, snippet,
+    accounts, advice, commerce, constants, forms, performance, robots, score, share, site_url,
+    snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -123,6 +124,28 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "timings" => ok(constants::timings()),
         "limits" => ok(constants::limits()),
         "productConstants" => ok(constants::product_constants()),
+        "validateSignIn" => ok(accounts::validate_sign_in(&arg(a, 0)?)),
+        "validateNewPassword" => ok(accounts::validate_new_password(
+            &arg::<String>(a, 0)?,
+            &arg::<String>(a, 1)?,
+            &arg::<String>(a, 2)?,
+            &arg::<String>(a, 3)?,
+        )),
+        "validatePasswordChange" => ok(accounts::validate_password_change(
+            &arg(a, 0)?,
+            &arg::<String>(a, 1)?,
+            &arg::<String>(a, 2)?,
+        )),
+        "validateEmailChange" => ok(accounts::validate_email_change(&arg(a, 0)?)),
+        "safeReturnPath" => ok(accounts::safe_return_path(
+            &arg::<String>(a, 0)?,
+            &arg::<String>(a, 1)?,
+        )),
+        "seatsForPlan" => ok(accounts::seats_for_plan(&arg::<String>(a, 0)?)),
+        "checkInvite" => ok(accounts::check_invite(&arg::<String>(a, 0)?, whole(a, 1)?).err()),
+        "checkTrialStart" => ok(accounts::check_trial_start(arg(a, 0)?).err()),
+        "trialStartedMessage" => ok(accounts::TRIAL_STARTED_MESSAGE),
+        "rolePermissions" => ok(arg::<accounts::TeamRole>(a, 0)?.permissions()),
         other => Err(format!("no such export: {other}")),
     }
 }

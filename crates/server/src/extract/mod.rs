@@ -6,6 +6,10 @@
 
 mod client_ip;
 mod json;
+mod session;
 
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use json::ApiJson;
+pub use session::{
+    CSRF_HEADER, CurrentUser, MaybeUser, SESSION_COOKIE, SameOrigin, cleared_cookie, session_cookie,
+};

@@ -6,7 +6,7 @@ use axum::{Json, Router};
 use domain::report::{AnalyzeRequest, AnalyzeResponse};
 
 use crate::error::AppResult;
-use crate::extract::{ApiJson, ClientIp};
+use crate::extract::{ApiJson, ClientIp, MaybeUser};
 use crate::services::analyses::submit_free_analysis;
 use crate::state::AppState;
 
@@ -19,9 +19,11 @@ pub fn router() -> Router<AppState> {
 async fn create_analysis(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    MaybeUser(user): MaybeUser,
     ApiJson(req): ApiJson<AnalyzeRequest>,
 ) -> AppResult<Json<AnalyzeResponse>> {
-    let id = submit_free_analysis(&state.db, &state.hub, ip, &req.url).await?;
+    let requester = user.map(|u| u.user.id);
+    let id = submit_free_analysis(&state.db, &state.hub, ip, requester, &req.url).await?;
     Ok(Json(AnalyzeResponse {
         success: true,
         analysis_id: Some(id.to_string()),

@@ -3,8 +3,10 @@
 //!
 //! API routers use paths relative to `/api`, where `app` nests them.
 
+pub mod accounts;
 pub mod analyses;
 pub mod contact;
+pub mod dashboard;
 pub mod files;
 pub mod health;
 pub mod pages;
@@ -12,6 +14,7 @@ pub mod progress;
 pub mod reports;
 pub mod results;
 pub mod stats;
+pub mod teams;
 pub mod trial;
 
 use uuid::Uuid;

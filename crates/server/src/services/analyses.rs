@@ -34,7 +34,8 @@ pub enum SubmitError {
     Store(#[from] store::StoreError),
 }
 
-/// Queues a free basic analysis of `url` for the visitor at `ip` and returns its id.
+/// Queues a free basic analysis of `url` for the visitor at `ip` (signed in as `requester`,
+/// whose dashboard then lists it) and returns its id.
 ///
 /// The allowance is counted against the visitor's [`free_allowance_key`] (an IPv6 visitor's
 /// /64) and the job queued in one transaction: a refused or failed request never uses up a free
@@ -43,6 +44,7 @@ pub async fn submit_free_analysis(
     db: &DatabaseConnection,
     hub: &Hub,
     ip: IpAddr,
+    requester: Option<i64>,
     url: &str,
 ) -> Result<Uuid, SubmitError> {
     if url.len() > MAX_URL_LEN {
@@ -61,7 +63,7 @@ pub async fn submit_free_analysis(
             canonical_url: site.to_string(),
             report_type: ReportType::Basic,
             requested_pages: ReportType::Basic.pages(),
-            requester_user_id: None,
+            requester_user_id: requester,
             requester_ip: Some(ip.clone()),
         },
     )

@@ -2,15 +2,18 @@
 //! command line. Each service returns its own error; `crate::error` says which HTTP answer each
 //! one becomes.
 
+pub mod accounts;
 pub mod analyses;
 pub mod blobs;
 pub mod contact;
 pub mod content;
 pub mod graph;
 pub mod hub;
+pub mod mail;
 pub mod pages;
 pub mod pdf;
 pub mod progress;
 pub mod reports;
 pub mod stats;
+pub mod teams;
 pub mod worker;

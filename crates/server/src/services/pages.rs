@@ -292,6 +292,14 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             "Website Analysis Results",
             "A Sitelens website analysis report.",
         ),
+        "/dashboard" => hidden("Dashboard", "Your Sitelens reports and credits."),
+        "/accounts/sign-in"
+        | "/accounts/sign-up"
+        | "/accounts/forgot-password"
+        | "/accounts/reset-password"
+        | "/accounts/verify"
+        | "/accounts/join"
+        | "/accounts/settings" => hidden("Your account", "Sign in to your Sitelens account."),
         p if p.starts_with("/results/") && p.matches('/').count() == 2 => hidden(
             "Website Analysis Results",
             "A Sitelens website analysis report.",
@@ -434,7 +442,9 @@ mod tests {
     async fn unknown_and_unbuilt_routes_are_not_found() {
         let web = WebApp::load(Path::new("/nonexistent")).await;
         assert!(route_head(&web, "/nope").is_none());
-        assert!(route_head(&web, "/dashboard").is_none());
+        assert!(route_head(&web, "/dashboard").is_some_and(|h| !h.index));
+        assert!(route_head(&web, "/accounts/sign-in").is_some_and(|h| !h.index));
+        assert!(route_head(&web, "/accounts/nope").is_none());
         assert!(route_head(&web, "/results/abc").is_some_and(|h| !h.index));
         assert!(route_head(&web, "/home").is_some_and(|h| h.index));
     }

@@ -29,6 +29,9 @@ pub fn config(db: &TestDb) -> Config {
         public_url: "https://sitelens.test".to_owned(),
         heartbeat_timeout: Duration::from_secs(60),
         llm: None,
+        accounts_url: String::new(),
+        smtp_url: None,
+        mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     }

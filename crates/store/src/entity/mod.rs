@@ -20,6 +20,8 @@ pub mod ip_daily_usage;
 pub mod one_time_tokens;
 pub mod page_links;
 pub mod sessions;
+pub mod sign_in_failures;
+pub mod team_invitations;
 pub mod team_members;
 pub mod users;
 pub mod webhook_events;

@@ -74,6 +74,8 @@ pub struct Model {
     pub whitelabel_usage: i32,
     /// The `whitelabel_limit` column.
     pub whitelabel_limit: Option<i32>,
+    /// The `email_verified_at` column: when the address was confirmed, if it was.
+    pub email_verified_at: Option<DateTimeUtc>,
     /// The `created_at` column.
     pub created_at: DateTimeUtc,
     /// The `updated_at` column.

@@ -10,21 +10,12 @@ use store::accounts::{
 use store::reports::{
     NewEmailReport, create_email_report, find_by_upgrade_token, mark_email_report_sent,
 };
-use store::users::{NewUser, create_user, get_user};
+use store::users::get_user;
 
 use crate::support::both;
 
 async fn user(db: &DatabaseConnection, email: &str) -> i64 {
-    create_user(
-        db,
-        &NewUser {
-            email: email.into(),
-            ..Default::default()
-        },
-    )
-    .await
-    .expect("user")
-    .id
+    crate::support::new_user(db, email).await.id
 }
 
 both!(branding_has_defaults_and_is_one_per_user, |db, engine| {

@@ -11,4 +11,5 @@ mod graph;
 mod jobs;
 mod report_rows;
 mod schema;
+mod teams;
 mod websites;

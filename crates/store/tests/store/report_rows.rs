@@ -10,7 +10,7 @@ use store::results::{NewResult, get_report, get_summary, insert_result};
 use crate::support::both;
 
 /// The analyzer's premium snapshot: a real report with every section and professional extras.
-fn premium_report() -> AnalysisReport {
+pub(crate) fn premium_report() -> AnalysisReport {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../analyzer/tests/snapshots/analyzer__snapshots__premium_report_of_the_planted_site.snap"

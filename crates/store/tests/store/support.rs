@@ -49,3 +49,16 @@ macro_rules! both {
     };
 }
 pub(crate) use both;
+
+/// A new user with only an e-mail address.
+pub async fn new_user(db: &DatabaseConnection, email: &str) -> store::entity::users::Model {
+    store::users::create_user(
+        db,
+        &store::users::NewUser {
+            email: email.into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("user")
+}

@@ -6,7 +6,8 @@ import { Dialog, DialogDescription, DialogTitle, DialogTrigger, SheetContent } f
 import { Logo } from "./logo";
 import { ThemeToggle } from "./theme-toggle";
 import { cn } from "../../lib/cn";
-import { useSession } from "../../lib/session";
+import { useSession, useSignOut } from "../../lib/session";
+import { useNavigate } from "react-router";
 
 const nav = [
   { to: "/features", label: "Features" },
@@ -24,7 +25,16 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 /** Shared header: logo, the four links with the current route highlighted, sign-in actions; a right-side menu below md. */
 export function Header() {
   const { signedIn } = useSession();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  // Signing out closes the menu (docs/PRODUCT.md §2.2) and returns home.
+  const onSignOut = () => {
+    setOpen(false);
+    // Leave first, so a signed-in-only page does not send the visitor to sign-in meanwhile.
+    void navigate("/");
+    signOut.mutate();
+  };
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
@@ -40,9 +50,14 @@ export function Header() {
           <ThemeToggle />
           <div className="hidden items-center gap-2 md:flex">
             {signedIn ? (
-              <Button asChild>
-                <Link to="/dashboard">Dashboard</Link>
-              </Button>
+              <>
+                <Button variant="ghost" onClick={onSignOut}>
+                  Sign Out
+                </Button>
+                <Button asChild>
+                  <Link to="/dashboard">Dashboard</Link>
+                </Button>
+              </>
             ) : (
               <>
                 <Button asChild variant="ghost">
@@ -72,11 +87,16 @@ export function Header() {
               </nav>
               <div className="mt-auto flex flex-col gap-2">
                 {signedIn ? (
-                  <Button asChild>
-                    <Link to="/dashboard" onClick={() => setOpen(false)}>
-                      Dashboard
-                    </Link>
-                  </Button>
+                  <>
+                    <Button asChild>
+                      <Link to="/dashboard" onClick={() => setOpen(false)}>
+                        Dashboard
+                      </Link>
+                    </Button>
+                    <Button variant="outline" onClick={onSignOut}>
+                      Sign Out
+                    </Button>
+                  </>
                 ) : (
                   <>
                     <Button asChild variant="outline">

@@ -2,10 +2,22 @@ import { useEffect } from "react";
 import { Spinner } from "../../components/ui/spinner";
 import { PageMeta } from "../../components/seo/page-meta";
 import { accountsBase } from "../../lib/session";
+import { safeReturnPath } from "../../lib/domain";
+
+/**
+ * Where the visitor came from: a `redirect_url` parameter, else the page that linked here when it
+ * is ours; only ever a path on our own origin (no open redirect).
+ */
+function returnPath(): string {
+  const origin = window.location.origin;
+  const asked = new URLSearchParams(window.location.search).get("redirect_url");
+  const referrer = document.referrer.startsWith(`${origin}/`) ? document.referrer : "";
+  return safeReturnPath(asked ?? referrer, origin);
+}
 
 function RedirectPage({ title, target }: { title: string; target: string }) {
   useEffect(() => {
-    window.location.replace(`${accountsBase}${target}`);
+    window.location.replace(`${accountsBase}${target}?redirect_url=${encodeURIComponent(returnPath())}`);
   }, [target]);
   return (
     <div className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-4 text-center" role="status">

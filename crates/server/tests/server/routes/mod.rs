@@ -1,6 +1,7 @@
 //! Tests grouped by route: each module exercises one resource of `server::routes`, and lists
 //! its malformed requests for the table test below.
 
+mod accounts;
 mod analyses;
 mod contact;
 mod files;
@@ -53,6 +54,7 @@ fn table() -> Vec<Case> {
     t.extend(contact::malformed());
     t.extend(stats::malformed());
     t.extend(trial::malformed());
+    t.extend(accounts::malformed());
     t
 }
 

@@ -1,8 +1,12 @@
-//! `GET /api/check-trial-eligibility`: anonymous visitors get 401.
+//! `GET /api/check-trial-eligibility` and `POST /api/start-free-trial`: anonymous visitors get
+//! 401 (the signed-in cases are in `accounts.rs`).
 
 use super::{Case, case};
 
-/// Every visitor is anonymous until accounts exist.
+/// Anonymous requests.
 pub fn malformed() -> Vec<Case> {
-    vec![case("GET", "/api/check-trial-eligibility", None, "", 401)]
+    vec![
+        case("GET", "/api/check-trial-eligibility", None, "", 401),
+        case("POST", "/api/start-free-trial", None, "", 401),
+    ]
 }
