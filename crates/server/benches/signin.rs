@@ -68,7 +68,8 @@ async fn bench_engine(label: &str, db: &TestDb) {
         assert_eq!(res.status(), 200, "sign-up");
     }
     let started = Instant::now();
-    let visitors = (0..CONCURRENT).map(|n| {
+    // Spawned all at once (collected), so the visitors really sign in concurrently.
+    let visitors: Vec<_> = (0..CONCURRENT).map(|n| {
         let http = http.clone();
         let base = base.clone();
         tokio::spawn(async move {
@@ -89,7 +90,7 @@ async fn bench_engine(label: &str, db: &TestDb) {
             }
             times
         })
-    });
+    }).collect();
     let mut all = Vec::new();
     for v in visitors {
         all.extend(v.await.expect("visitor"));
