@@ -29,6 +29,19 @@ pub const PASSWORD_MAX: usize = 128;
 pub const SIGN_IN_FAILED_MESSAGE: &str = "Incorrect email or password";
 /// Shown when the e-mail address of a registration or change already has an account.
 pub const EMAIL_TAKEN_MESSAGE: &str = "An account with this email address already exists";
+/// Shown when a registration's username belongs to another account, in any case.
+pub const USERNAME_TAKEN_MESSAGE: &str = "This username is already taken. Please choose another";
+/// Shown when an OpenID Connect provider vouches for an address that has an account here but
+/// does not say the person confirmed it: the account is not linked on its word.
+pub const PROVIDER_EMAIL_UNVERIFIED_MESSAGE: &str = "Your sign-in provider has not confirmed this email address, so it cannot be linked to the Sitelens account that uses it. Sign in with your password instead.";
+/// Shown when an OpenID Connect provider shares no e-mail address.
+pub const PROVIDER_NO_EMAIL_MESSAGE: &str =
+    "Your sign-in provider did not share an email address. Allow it to, then try again.";
+/// Shown when the account with the provider's address is already linked to another identity.
+pub const PROVIDER_OTHER_IDENTITY_MESSAGE: &str = "The Sitelens account with this email address is linked to another sign-in. Sign in with it or with your password.";
+/// Shown when signing in through the provider failed for any other reason (the detail is logged).
+pub const PROVIDER_FAILED_MESSAGE: &str =
+    "Signing in through your provider did not work. Please try again.";
 /// Shown when an e-mailed link was already used, has expired or never existed.
 pub const LINK_INVALID_MESSAGE: &str =
     "This link is invalid or has expired. Please request a new one.";
@@ -191,8 +204,10 @@ pub fn safe_return_path(raw: &str, own_origin: &str) -> String {
         && !matches!(bytes.get(1), Some(b'/' | b'\\'))
         && !path.chars().any(|c| c.is_control() || c == '\\');
     // The accounts pages themselves are not a destination: returning to sign-in would loop.
+    // The team invitation page is the exception: an invitee signs in or up on the way to it.
+    let is_join = path == "/accounts/join" || path.starts_with("/accounts/join?");
     let is_accounts = path == "/sign-in" || path == "/sign-up" || path.starts_with("/accounts");
-    if is_local && !is_accounts {
+    if is_local && (is_join || !is_accounts) {
         path.to_owned()
     } else {
         FALLBACK.to_owned()

@@ -8,6 +8,7 @@ use server::Config;
 
 pub mod analyze;
 pub mod serve;
+pub mod users;
 
 /// Sitelens: a self-hostable website analyzer and SEO audit service.
 #[derive(Debug, Parser)]
@@ -29,6 +30,8 @@ pub enum Command {
     Worker,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Give an account a subscription plan (and so its team seats) without a payment.
+    SetPlan(users::SetPlanArgs),
     /// Panic on purpose: shows how an internal error is reported (for the tests).
     #[command(hide = true)]
     InternalPanic,
@@ -104,6 +107,7 @@ pub fn run() -> ExitCode {
         Command::Serve(args) => serve::serve(args, config),
         Command::Worker => serve::worker(config),
         Command::Migrate => serve::migrate(&config),
+        Command::SetPlan(args) => users::set_plan(args, &config),
         Command::InternalPanic => panic!("a deliberate panic\nover two lines"),
     }
 }
