@@ -56,18 +56,47 @@ function waitForAddress(child, timeoutMs) {
   });
 }
 
-/** Starts `sitelens serve`; returns its base URL and a stop function. */
+/**
+ * Starts a real SMTP server on 127.0.0.1 (aiosmtpd, which `just setup` installs into
+ * .tools/aiosmtpd; `SITELENS_TEST_AIOSMTPD` overrides the folder) running
+ * scripts/mail-sink.py: every message it accepts is written as JSON into `dir`.
+ */
+export async function startMailSink() {
+  const aiosmtpd = process.env.SITELENS_TEST_AIOSMTPD ?? join(repo, ".tools/aiosmtpd");
+  if (!existsSync(join(aiosmtpd, "aiosmtpd"))) throw new Error(`aiosmtpd not found in ${aiosmtpd}: run \`just setup\``);
+  const dir = mkdtempSync(join(tmpdir(), "sitelens-mail-"));
+  const child = spawn("python3", ["-S", join(repo, "scripts/mail-sink.py"), dir], {
+    env: { ...process.env, PYTHONPATH: aiosmtpd },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise((ok, fail) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk.toString();
+      if (out.includes("\n")) ok(Number(out.trim()));
+    });
+    child.on("exit", (code) => fail(new Error(`the mail sink exited with code ${code}`)));
+  });
+  const stop = () => {
+    child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `smtp://127.0.0.1:${port}`, dir, stop };
+}
+
+/** Starts `sitelens serve`; returns its base URL, its database URL and a stop function. */
 export async function startServer(extraEnv = {}) {
   const bin = process.env.SITELENS_BIN ?? join(repo, "target/debug/sitelens");
   const webDir = process.env.SITELENS_WEB_DIR ?? join(repo, "web/dist");
   if (!existsSync(bin)) throw new Error(`sitelens binary not found at ${bin}: run \`cargo build -p server\` first`);
   if (!existsSync(join(webDir, "index.html"))) throw new Error(`built web app not found in ${webDir}: run \`just web\` first`);
   const tmp = mkdtempSync(join(tmpdir(), "sitelens-e2e-"));
+  const databaseUrl = `sqlite://${join(tmp, "e2e.sqlite")}?mode=rwc`;
   const child = spawn(bin, ["serve"], {
     env: {
       ...process.env,
       SITELENS_BIND: "127.0.0.1:0",
-      SITELENS_DATABASE_URL: `sqlite://${join(tmp, "e2e.sqlite")}?mode=rwc`,
+      SITELENS_DATABASE_URL: databaseUrl,
       SITELENS_WEB_DIR: webDir,
       SITELENS_DATA_DIR: join(tmp, "data"),
       SITELENS_ALLOW_PRIVATE_TARGETS: "true",
@@ -92,7 +121,7 @@ export async function startServer(extraEnv = {}) {
     rmSync(tmp, { recursive: true, force: true });
   };
   try {
-    return { url: await waitForAddress(child, 60_000), stop };
+    return { url: await waitForAddress(child, 60_000), databaseUrl, bin, stop };
   } catch (e) {
     child.kill("SIGKILL");
     rmSync(tmp, { recursive: true, force: true });

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { createRequire } from "node:module";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 
@@ -37,6 +39,18 @@ export async function shot(page: Page, info: TestInfo, name: string, fullPage = 
   await info.attach(name, { path, contentType: "image/png" });
 }
 
+/** Waits until every finite animation and transition on the page has ended (a menu's slide-in). */
+export async function animationsDone(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
 /** Runs axe-core in the page and returns its serious and critical violations. */
@@ -60,4 +74,40 @@ export async function analyze(page: Page, url: string) {
   await page.getByRole("button", { name: "Analyze" }).click();
   await expect(page).toHaveURL(/\/results\?id=/, { timeout: 90_000 });
   await expect(page.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible({ timeout: 30_000 });
+}
+
+type Mail = { to: string[]; subject: string; body: string };
+
+/**
+ * The newest message to `address` with `subject` that the test's SMTP server received
+ * (global-setup.ts), waiting for it to arrive; then the link in it to the accounts page `page`.
+ */
+export async function mailedLink(address: string, subject: string, page: string): Promise<string> {
+  const dir = process.env.E2E_MAIL_DIR;
+  if (!dir) throw new Error("E2E_MAIL_DIR is not set: the suite's global setup starts the mail server");
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      () => {
+        const mails = readdirSync(dir)
+          .filter((f) => f.endsWith(".json"))
+          .sort()
+          .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Mail);
+        found = mails.reverse().find((m) => m.to.includes(address) && m.subject === subject);
+        return found !== undefined;
+      },
+      { message: `a mail "${subject}" to ${address}` },
+    )
+    .toBe(true);
+  const link = found?.body.match(new RegExp(`https?://\\S+/${page}\\?token=[A-Za-z0-9_-]+`))?.[0];
+  if (!link) throw new Error(`no ${page} link in the mail "${subject}":\n${found?.body}`);
+  return link;
+}
+
+/** Runs the operator command `sitelens set-plan` against the suite's server database. */
+export function setPlan(email: string, plan: string) {
+  const bin = process.env.SITELENS_BIN;
+  const database = process.env.E2E_DATABASE_URL;
+  if (!bin || !database) throw new Error("SITELENS_BIN and E2E_DATABASE_URL are set by the suite's global setup");
+  execFileSync(bin, ["set-plan", email, plan], { env: { ...process.env, SITELENS_DATABASE_URL: database }, stdio: "pipe" });
 }

@@ -17,6 +17,7 @@ import {
 } from "../../lib/domain";
 import { accountRequest, useSession } from "../../lib/session";
 import { AccountForm } from "./account-form";
+import { ProviderSignIn } from "./provider-sign-in";
 
 /** Where to go after signing in: the `redirect_url` parameter when it stays on our origin. */
 function useReturnPath(): string {
@@ -46,10 +47,20 @@ function useSignedIn() {
 
 export function SignInPage() {
   const signedIn = useSignedIn();
+  const returnTo = useReturnPath();
   const [params] = useSearchParams();
-  const query = params.toString();
+  const query = new URLSearchParams(params);
+  // A failed sign-in through the provider comes back here with its message.
+  const problem = params.get("error");
+  query.delete("error");
+  const rest = query.toString();
   return (
     <Shell title="Sign in">
+      {problem && (
+        <Alert variant="destructive" className="mx-auto mb-4 w-full max-w-md">
+          {problem}
+        </Alert>
+      )}
       <AccountForm
         title="Sign in to Sitelens"
         fields={[
@@ -72,13 +83,14 @@ export function SignInPage() {
             </Link>
             <span>
               New to Sitelens?{" "}
-              <Link className="underline" to={`/accounts/sign-up${query ? `?${query}` : ""}`}>
+              <Link className="underline" to={`/accounts/sign-up${rest ? `?${rest}` : ""}`}>
                 Create an account
               </Link>
             </span>
           </div>
         }
       />
+      <ProviderSignIn returnTo={returnTo} />
     </Shell>
   );
 }
@@ -163,7 +175,9 @@ function LinkPage({ title, path, needsSession }: { title: string; path: string; 
   const session = useSession();
   const qc = useQueryClient();
   const [state, setState] = useState<{ ok: boolean; text: string } | null>(null);
-  const ready = !needsSession || session.signedIn;
+  // Wait for the session either way: a signed-in browser must send its CSRF token, which
+  // arrives with the account.
+  const ready = !session.loading && (!needsSession || session.signedIn);
   useEffect(() => {
     if (!ready || state) return;
     accountRequest<{ message: string }>("POST", path, { token })

@@ -5,11 +5,12 @@ import { PageMeta } from "../../components/seo/page-meta";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
-import type { DashboardData, SiteHistory } from "../../lib/domain";
+import type { DashboardData } from "../../lib/domain";
 import { accountRequest, useSession } from "../../lib/session";
 import { trialStartedMessage } from "../../lib/domain";
 import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
+import { ScoreTrend } from "./score-trend";
 import { TeamSection } from "./team-section";
 
 async function getDashboard(): Promise<DashboardData> {
@@ -19,32 +20,6 @@ async function getDashboard(): Promise<DashboardData> {
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** The overall score of a site's analyses over time, oldest on the left (an SVG line, 0-100). */
-function ScoreTrend({ site }: { site: SiteHistory }) {
-  const w = 240;
-  const h = 60;
-  const points = site.analyses.map((a, i) => {
-    const x = site.analyses.length === 1 ? w / 2 : (i / (site.analyses.length - 1)) * w;
-    const y = h - (a.overallScore / 100) * h;
-    return `${x.toFixed(1)},${y.toFixed(1)}`;
-  });
-  const first = site.analyses[0]?.overallScore ?? 0;
-  const last = site.analyses.at(-1)?.overallScore ?? 0;
-  return (
-    <figure className="flex flex-col gap-1">
-      <svg viewBox={`-4 -4 ${w + 8} ${h + 8}`} className="h-16 w-full max-w-xs" role="img" aria-label={`Overall score from ${first} to ${last} over ${site.analyses.length} analyses`}>
-        <line x1={0} x2={w} y1={h / 2} y2={h / 2} className="stroke-border" strokeDasharray="4 4" />
-        <polyline points={points.join(" ")} fill="none" className="stroke-primary" strokeWidth={2} />
-        {points.map((p) => {
-          const [x, y] = p.split(",");
-          return <circle key={p} cx={x} cy={y} r={3} className="fill-primary" />;
-        })}
-      </svg>
-      <figcaption className="text-xs text-muted-foreground">Overall score trend</figcaption>
-    </figure>
-  );
-}
 
 /** /dashboard: credits with the trial's expiry, and each site's analyses with a score trend. */
 export function DashboardPage() {
@@ -88,7 +63,8 @@ export function DashboardPage() {
         <Card>
           <CardHeader>
             <CardTitle as="h2">Credits</CardTitle>
-            <CardDescription>{account.team ? "Shared with your team" : "Paid credits never expire"}</CardDescription>
+            {/* The trial credit expires, so the promise about paid credits is kept for a total of paid credits only. */}
+            {(account.team || account.trialCredits === 0) && <CardDescription>{account.team ? "Shared with your team" : "Paid credits never expire"}</CardDescription>}
           </CardHeader>
           <CardContent>
             <p className="text-3xl font-semibold" aria-label="Credits">

@@ -11,10 +11,10 @@ import { useInvite, useLeaveTeam, useRemoveMember, useTeam } from "./api/team";
 
 const roleNames: Record<TeamRole, string> = { owner: "Owner", admin: "Admin", member: "Member" };
 
-/** "2 of 3 seats in use": the owner's seat, members and pending invitations (docs/PRODUCT.md §6.7). */
+/** "Seats in use: 2 of 3": the owner's seat, members and pending invitations (docs/PRODUCT.md §6.7). */
 function seatsLine(team: TeamView) {
   const used = team.members.length + 1;
-  return team.seats === null ? `${used} seats in use (unlimited)` : `${used} of ${team.seats} seats in use`;
+  return team.seats === null ? `Seats in use: ${used} (unlimited)` : `Seats in use: ${used} of ${team.seats}`;
 }
 
 /** The invitation form: an address and a role; the server checks the seats and answers. */
@@ -125,7 +125,7 @@ export function TeamSection({ account }: { account: Account }) {
   const leave = useLeaveTeam();
   const team = q.data;
   // The role's permissions come from domain; the server checks them again on every change.
-  const may = (permission: string) => (team ? (rolePermissions(team.role) as string[]).includes(permission) : false);
+  const may = (permission: string) => (team ? rolePermissions(team.role).includes(permission) : false);
   return (
     <Card>
       <CardHeader>

@@ -34,4 +34,4 @@ export const useRemoveMember = () =>
   useTeamChange((id: number) => accountRequest<{ message: string }>("DELETE", `/api/team/members/${id}`));
 
 /** `POST /api/team/leave`: leave the team the user belongs to. */
-export const useLeaveTeam = () => useTeamChange(() => accountRequest<{ message: string }>("POST", "/api/team/leave", {}));
+export const useLeaveTeam = () => useTeamChange<void>(() => accountRequest<{ message: string }>("POST", "/api/team/leave", {}));

@@ -1,0 +1,35 @@
+# A real SMTP server for the tests (aiosmtpd, installed by `just setup` into .tools/aiosmtpd):
+# binds 127.0.0.1 on a free port (or the port given as the second argument), prints the port,
+# and writes each message it accepts, decoded, to a JSON file in the folder given as the first
+# argument ({"to": [...], "subject": ..., "body": ...}, named in order of arrival). Used by the
+# server's account tests and the Playwright journey.
+# Run as: PYTHONPATH=.tools/aiosmtpd python3 -S scripts/mail-sink.py FOLDER [PORT]
+import asyncio, email, email.policy, json, os, socket, sys
+from aiosmtpd.smtp import SMTP
+
+out = sys.argv[1]
+port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+
+
+class Save:
+    async def handle_DATA(self, server, session, envelope):
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        body = msg.get_body(("plain",)).get_content()
+        path = os.path.join(out, "%04d.json" % len(os.listdir(out)))
+        with open(path + ".part", "w") as f:
+            json.dump({"to": envelope.rcpt_tos, "subject": str(msg["subject"]), "body": body}, f)
+        os.rename(path + ".part", path)
+        return "250 OK"
+
+
+async def main():
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen()
+    server = await asyncio.get_running_loop().create_server(lambda: SMTP(Save()), sock=sock)
+    print(sock.getsockname()[1], flush=True)
+    await server.serve_forever()
+
+
+asyncio.run(main())
