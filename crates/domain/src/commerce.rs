@@ -530,6 +530,13 @@ pub fn utc_day(ms_since_epoch: f64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// Whole seconds from `ms_since_epoch` until the next UTC day begins, when a used-up free
+/// allowance is given again: the `Retry-After` of its 429 (RFC 9110 §10.2.3). At least 1.
+pub fn seconds_until_next_utc_day(ms_since_epoch: f64) -> u64 {
+    let into_day = ms_since_epoch.rem_euclid(DAY_MS);
+    (((DAY_MS - into_day) / 1000.0).ceil() as u64).max(1)
+}
+
 /// The visitor the free allowance counts against, for a request from `ip` (docs/PRODUCT.md
 /// §9.1, §9.13): an IPv4 address as it is, and an IPv6 address by its /64 network, written
 /// `2001:db8:1:2::/64`. One IPv6 subscriber is usually given a whole /64 and may pick any
@@ -560,6 +567,16 @@ mod tests {
 
     fn key(ip: &str) -> String {
         free_allowance_key(ip.parse().expect("ip"))
+    }
+
+    #[test]
+    fn the_allowance_returns_at_the_next_utc_midnight() {
+        // 2026-11-25T23:59:30.200Z: 30 s (rounded up) to go.
+        let late = 1_795_651_170_200.0;
+        assert_eq!(utc_day(late), "2026-11-25");
+        assert_eq!(seconds_until_next_utc_day(late), 30);
+        // At midnight itself a whole day remains.
+        assert_eq!(seconds_until_next_utc_day(1_795_651_200_000.0), 86_400);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 22] = [
+pub const VARIABLES: [(&str, &str); 26] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -43,6 +43,10 @@ pub const VARIABLES: [(&str, &str); 22] = [
     ("SITELENS_ACCOUNTS_URL", ""),
     ("SITELENS_SMTP_URL", ""),
     ("SITELENS_MAIL_FROM", "Sitelens <no-reply@sitelens.invalid>"),
+    ("SITELENS_OIDC_ISSUER", ""),
+    ("SITELENS_OIDC_CLIENT_ID", ""),
+    ("SITELENS_OIDC_CLIENT_SECRET", ""),
+    ("SITELENS_OIDC_NAME", ""),
     ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
 ];
 
@@ -120,6 +124,82 @@ impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Secret(..)")
     }
+}
+
+/// Sign-in through an OpenID Connect provider (`SITELENS_OIDC_*`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OidcSettings {
+    /// `SITELENS_OIDC_ISSUER`: the provider's issuer address; its discovery document is
+    /// `{issuer}/.well-known/openid-configuration`. HTTPS, or HTTP on a loopback address.
+    pub issuer: String,
+    /// `SITELENS_OIDC_CLIENT_ID`: our client id at the provider.
+    pub client_id: String,
+    /// `SITELENS_OIDC_CLIENT_SECRET`: our client secret; empty for a public client (PKCE only).
+    pub client_secret: Option<Secret>,
+    /// `SITELENS_OIDC_NAME`: the provider's name on the "Sign in with …" button; empty means
+    /// the issuer's host.
+    pub name: String,
+}
+
+/// Reads `SITELENS_OIDC_*`: `None` when no issuer is set (and then nothing else may be).
+fn parse_oidc(get: impl Fn(&'static str) -> String) -> Result<Option<OidcSettings>, ConfigError> {
+    const ISSUER: &str = "SITELENS_OIDC_ISSUER";
+    let issuer = get(ISSUER);
+    let client_id = get("SITELENS_OIDC_CLIENT_ID");
+    let secret = get("SITELENS_OIDC_CLIENT_SECRET");
+    let name = get("SITELENS_OIDC_NAME");
+    if issuer.is_empty() {
+        for (var, value) in [
+            ("SITELENS_OIDC_CLIENT_ID", &client_id),
+            ("SITELENS_OIDC_CLIENT_SECRET", &secret),
+            ("SITELENS_OIDC_NAME", &name),
+        ] {
+            if !value.is_empty() {
+                return Err(error(
+                    var,
+                    format!("only used with {ISSUER}, which is empty"),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    let parsed = url::Url::parse(&issuer).map_err(|e| error(ISSUER, format!("not a URL ({e})")))?;
+    let loopback = match parsed.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d == "localhost",
+        None => false,
+    };
+    // OpenID Connect Discovery §2: the issuer is an https URL without query or fragment; plain
+    // HTTP is accepted on loopback only, for a provider on the same machine.
+    if !(parsed.scheme() == "https" || parsed.scheme() == "http" && loopback)
+        || parsed.query().is_some()
+        || parsed.fragment().is_some()
+    {
+        return Err(error(
+            ISSUER,
+            format!(
+                "expected an https:// address without query (http:// on loopback only), got {issuer:?}"
+            ),
+        ));
+    }
+    if client_id.is_empty() {
+        return Err(error(
+            "SITELENS_OIDC_CLIENT_ID",
+            format!("required with {ISSUER}"),
+        ));
+    }
+    let name = if name.is_empty() {
+        parsed.host_str().unwrap_or_default().to_owned()
+    } else {
+        name
+    };
+    Ok(Some(OidcSettings {
+        issuer: issuer.trim_end_matches('/').to_owned(),
+        client_id,
+        client_secret: Some(secret).filter(|s| !s.is_empty()).map(Secret),
+        name,
+    }))
 }
 
 /// Where blobs (screenshots) are kept: `SITELENS_BLOB_*` (docs/ARCHITECTURE.md §6).
@@ -281,6 +361,8 @@ pub struct Config {
     pub smtp_url: Option<Secret>,
     /// `SITELENS_MAIL_FROM`: the sender of account mail.
     pub mail_from: String,
+    /// `SITELENS_OIDC_*`: sign-in through an OpenID Connect provider, when an issuer is set.
+    pub oidc: Option<OidcSettings>,
     /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
     pub log_filter: String,
     /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
@@ -475,6 +557,7 @@ impl Config {
             accounts_url,
             smtp_url,
             mail_from,
+            oidc: parse_oidc(get)?,
             log_filter,
             node_name: lookup("HOSTNAME")
                 .map(|h| h.trim().to_owned())

@@ -7,7 +7,8 @@
 
 use axum::Json;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::http::StatusCode;
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use domain::report::ErrorResponse;
 use store::StoreError;
@@ -50,9 +51,15 @@ pub enum AppError {
     /// 422: well-formed but fails validation.
     #[error("{0}")]
     Unprocessable(String),
-    /// 429: an allowance is used up.
-    #[error("{0}")]
-    TooManyRequests(String),
+    /// 429: an allowance is used up; `Retry-After` says in how many seconds to try again
+    /// (RFC 6585 §4).
+    #[error("{message}")]
+    TooManyRequests {
+        /// What the visitor sees.
+        message: String,
+        /// Seconds until a new attempt can succeed.
+        retry_after: u64,
+    },
     /// 503: the database cannot serve now; logged, answered with a fixed message.
     #[error("the service is temporarily unavailable, please try again in a minute")]
     Unavailable(#[source] StoreError),
@@ -81,7 +88,7 @@ impl AppError {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) | Self::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -110,7 +117,13 @@ impl IntoResponse for AppError {
             success: false,
             error: message,
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Self::TooManyRequests { retry_after, .. } = self {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(retry_after));
+        }
+        response
     }
 }
 
@@ -142,7 +155,12 @@ impl From<SubmitError> for AppError {
     fn from(e: SubmitError) -> Self {
         match e {
             SubmitError::TooLong | SubmitError::InvalidUrl(_) => Self::BadRequest(e.to_string()),
-            SubmitError::AllowanceUsed => Self::TooManyRequests(e.to_string()),
+            SubmitError::AllowanceUsed => Self::TooManyRequests {
+                message: e.to_string(),
+                retry_after: domain::commerce::seconds_until_next_utc_day(
+                    store::now().timestamp_millis() as f64,
+                ),
+            },
             SubmitError::Store(e) => e.into(),
         }
     }
@@ -184,7 +202,10 @@ impl From<AccountError> for AppError {
                 Self::Unprocessable(e.to_string())
             }
             AccountError::SignInFailed => Self::Unauthorized(e.to_string()),
-            AccountError::Throttled => Self::TooManyRequests(e.to_string()),
+            AccountError::Throttled => Self::TooManyRequests {
+                message: e.to_string(),
+                retry_after: u64::from(domain::accounts::THROTTLE_WINDOW_MINUTES) * 60,
+            },
             AccountError::EmailTaken | AccountError::TrialUsed(_) | AccountError::Conflict(_) => {
                 Self::Conflict(e.to_string())
             }

@@ -106,6 +106,10 @@ pub fn browser(config: &Config) -> Option<std::sync::Arc<BrowserPool>> {
     )))
 }
 
+/// How often a web node looks for failed mail to send again (`Mailer::retry_failed` decides
+/// which messages are due).
+const MAIL_RETRY_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// Connects (running migrations), then starts the chosen roles.
 pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
     // `store::connect` creates an SQLite file's folder itself; the local blob folder is made
@@ -165,6 +169,13 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             &config.mail_from,
             config.smtp_url.as_ref().map(|s| s.0.as_str()),
         )?;
+        if mailer.sends() {
+            tasks.push(tokio::spawn(mailer.clone().retry_loop(
+                db.clone(),
+                MAIL_RETRY_EVERY,
+                stop_rx.clone(),
+            )));
+        }
         let router =
             app::router(state::AppState::new(db.clone(), config.clone(), hub, blobs, mailer).await);
         let mut rx = stop_rx.clone();

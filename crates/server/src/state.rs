@@ -12,6 +12,7 @@ use crate::services::accounts::Links;
 use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
 use crate::services::mail::Mailer;
+use crate::services::oidc::Oidc;
 use crate::services::pages::WebApp;
 use crate::services::reports::ResultCache;
 use crate::services::stats::StatsCache;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub links: Arc<Links>,
     /// How session cookies are written and checked.
     pub cookies: Arc<CookiePolicy>,
+    /// Sign-in through an OpenID Connect provider, when one is configured.
+    pub oidc: Option<Arc<Oidc>>,
 }
 
 /// The session cookie's settings and the origin state-changing requests must come from.
@@ -61,7 +64,14 @@ impl AppState {
         blobs: Blobs,
         mailer: Mailer,
     ) -> Self {
+        let oidc = config.oidc.clone().and_then(|settings| {
+            Oidc::new(settings, &config.public_url)
+                .inspect_err(|e| tracing::error!(error = %e, "OpenID Connect sign-in is off"))
+                .ok()
+                .map(Arc::new)
+        });
         AppState {
+            oidc,
             links: Arc::new(Links {
                 accounts_url: config.accounts_url(),
             }),

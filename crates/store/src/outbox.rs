@@ -52,6 +52,63 @@ pub async fn pending_emails(
         .await?)
 }
 
+/// Unsent e-mails that failed at least once and were tried fewer than `max_attempts` times,
+/// oldest first: the ones a retry may send.
+pub async fn failed_emails(
+    db: &DatabaseConnection,
+    max_attempts: i32,
+    limit: u64,
+) -> StoreResult<Vec<email_outbox::Model>> {
+    Ok(email_outbox::Entity::find()
+        .filter(O::SentAt.is_null())
+        .filter(O::Attempts.gte(1))
+        .filter(O::Attempts.lt(max_attempts))
+        .order_by_asc(O::CreatedAt)
+        .order_by_asc(O::Id)
+        .limit(limit)
+        .all(db)
+        .await?)
+}
+
+/// Claims a retry of an e-mail last seen with `attempts` tries: counts the attempt and returns
+/// true, or false when another node claimed it first (or it was sent meanwhile), so two web
+/// nodes never send the same message twice.
+pub async fn claim_email_retry(
+    db: &DatabaseConnection,
+    id: i64,
+    attempts: i32,
+) -> StoreResult<bool> {
+    let updated = email_outbox::Entity::update_many()
+        .col_expr(O::Attempts, Expr::value(attempts + 1))
+        .filter(O::Id.eq(id))
+        .filter(O::Attempts.eq(attempts))
+        .filter(O::SentAt.is_null())
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
+}
+
+/// Records how a claimed retry went: sent at `sent_at`, or failed with `error` (the attempt
+/// itself was counted by [`claim_email_retry`]).
+pub async fn finish_email_retry(
+    db: &DatabaseConnection,
+    id: i64,
+    outcome: Result<DateTime<Utc>, &str>,
+) -> StoreResult<()> {
+    let update = email_outbox::Entity::update_many().filter(O::Id.eq(id));
+    let update = match outcome {
+        Ok(at) => update
+            .col_expr(O::SentAt, Expr::value(at))
+            .col_expr(O::LastError, Expr::value(Option::<String>::None)),
+        Err(error) => update.col_expr(O::LastError, Expr::value(error)),
+    };
+    if update.exec(db).await?.rows_affected == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::NotFound)
+    }
+}
+
 /// Marks an e-mail sent.
 pub async fn mark_email_sent(
     db: &DatabaseConnection,

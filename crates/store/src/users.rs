@@ -88,6 +88,19 @@ pub async fn find_user_by_email(
         .await?)
 }
 
+/// Whether an account already has this username, compared regardless of case (as the unique
+/// index on `LOWER(username)` does).
+pub async fn username_taken(db: &DatabaseConnection, username: &str) -> StoreResult<bool> {
+    use sea_orm::PaginatorTrait;
+    use sea_orm::sea_query::{Expr, ExprTrait, Func};
+    let lower = Func::lower(Expr::col(users::Column::Username));
+    Ok(users::Entity::find()
+        .filter(Expr::expr(lower).eq(username.trim().to_lowercase()))
+        .count(db)
+        .await?
+        > 0)
+}
+
 /// The user linked to this external identity subject.
 pub async fn find_user_by_clerk_id(
     db: &DatabaseConnection,

@@ -9,6 +9,7 @@ pub mod contact;
 pub mod dashboard;
 pub mod files;
 pub mod health;
+pub mod oidc;
 pub mod pages;
 pub mod progress;
 pub mod reports;

@@ -280,6 +280,9 @@ pub async fn sign_up(
     form: &Registration,
 ) -> Result<IssuedSession, AccountError> {
     check(validate_registration(form))?;
+    if store::users::username_taken(db, &form.username).await? {
+        return Err(username_taken());
+    }
     let password_hash = hash_password(&form.password).await?;
     let user = match store::users::create_user(
         db,
@@ -296,11 +299,128 @@ pub async fn sign_up(
     .await
     {
         Ok(user) => user,
+        // Two sign-ups raced for the name (the address is checked by the same constraint).
+        Err(StoreError::Conflict(_))
+            if store::users::username_taken(db, &form.username).await?
+                && store::users::find_user_by_email(db, &form.email)
+                    .await?
+                    .is_none() =>
+        {
+            return Err(username_taken());
+        }
         Err(StoreError::Conflict(_)) => return Err(AccountError::EmailTaken),
         Err(e) => return Err(e.into()),
     };
     send_verification(db, mailer, links, &user).await?;
     start_session(db, user.id).await
+}
+
+fn username_taken() -> AccountError {
+    AccountError::Invalid(vec![FieldError {
+        field: "username".into(),
+        message: rules::USERNAME_TAKEN_MESSAGE.into(),
+    }])
+}
+
+/// Signs in the person an OpenID Connect provider vouched for (docs/PRODUCT.md §10.1). The
+/// identity is the provider's subject, qualified by its issuer so two providers' subjects
+/// cannot meet, kept in `users.clerk_id`. A known identity signs in; an unknown one is linked
+/// to the account with its e-mail address only when the provider says the address is
+/// verified; otherwise a new account without a password is made (verified at once when the
+/// provider verified the address, else sent our own verification link).
+pub async fn sign_in_with_provider(
+    db: &DatabaseConnection,
+    mailer: &Mailer,
+    links: &Links,
+    issuer: &str,
+    identity: &crate::services::oidc::Identity,
+) -> Result<IssuedSession, AccountError> {
+    let key = format!("{issuer}#{}", identity.subject);
+    if let Some(user) = store::users::find_user_by_clerk_id(db, &key).await? {
+        return start_session(db, user.id).await;
+    }
+    let email = identity
+        .email
+        .as_deref()
+        .filter(|e| domain::forms::is_valid_email(e))
+        .ok_or_else(|| AccountError::Forbidden(rules::PROVIDER_NO_EMAIL_MESSAGE.into()))?;
+    if let Some(user) = store::users::find_user_by_email(db, email).await? {
+        if !identity.email_verified {
+            return Err(AccountError::Forbidden(
+                rules::PROVIDER_EMAIL_UNVERIFIED_MESSAGE.into(),
+            ));
+        }
+        if user.clerk_id.is_some() {
+            return Err(AccountError::Forbidden(
+                rules::PROVIDER_OTHER_IDENTITY_MESSAGE.into(),
+            ));
+        }
+        store::users::set_clerk_id(db, user.id, &key).await?;
+        if user.email_verified_at.is_none() {
+            store::users::mark_email_verified(db, user.id, store::now()).await?;
+        }
+        return start_session(db, user.id).await;
+    }
+    let username = free_username(db, identity, email).await?;
+    let user = match store::users::create_user(
+        db,
+        &store::users::NewUser {
+            email: email.to_owned(),
+            first_name: identity.given_name.clone(),
+            last_name: identity.family_name.clone(),
+            username: Some(username),
+            password_hash: None,
+            clerk_id: Some(key),
+            image_url: None,
+        },
+    )
+    .await
+    {
+        Ok(user) => user,
+        Err(StoreError::Conflict(_)) => return Err(AccountError::EmailTaken),
+        Err(e) => return Err(e.into()),
+    };
+    if identity.email_verified {
+        store::users::mark_email_verified(db, user.id, store::now()).await?;
+    } else {
+        send_verification(db, mailer, links, &user).await?;
+    }
+    start_session(db, user.id).await
+}
+
+/// A username for an account made through a provider: its preferred username or the address's
+/// local part, with a number appended while another account has it.
+async fn free_username(
+    db: &DatabaseConnection,
+    identity: &crate::services::oidc::Identity,
+    email: &str,
+) -> Result<String, AccountError> {
+    let base: String = identity
+        .preferred_username
+        .as_deref()
+        .unwrap_or_else(|| email.split('@').next().unwrap_or("user"))
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .take(32)
+        .collect();
+    let base = if base.len() < 3 {
+        format!("user{base}")
+    } else {
+        base
+    };
+    for n in 0..100u32 {
+        let name = if n == 0 {
+            base.clone()
+        } else {
+            format!("{base}{}", n + 1)
+        };
+        if !store::users::username_taken(db, &name).await? {
+            return Ok(name);
+        }
+    }
+    // A hundred namesakes: a random suffix.
+    let (token, _) = new_token()?;
+    Ok(format!("{base}-{}", &token[..8]))
 }
 
 /// Signs in with an address and password. Throttled per visitor address and per account

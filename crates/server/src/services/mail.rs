@@ -3,9 +3,13 @@
 //! `SITELENS_SMTP_URL` is set it is then sent over SMTP (lettre with rustls on ring) and marked
 //! sent, or its failure recorded on the outbox row.
 
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use store::DatabaseConnection;
+use tokio::sync::watch;
 
 use crate::chain::Chain;
 
@@ -18,6 +22,17 @@ pub enum MailError {
     /// The outbox could not store the message.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+}
+
+/// How many times in all a message is tried before it is left in the outbox for an admin.
+pub const MAX_ATTEMPTS: i32 = 8;
+
+/// Whether a message queued at `created_at` and tried `attempts` times (at least once) is due
+/// for another try at `now`: the waits double from 2 minutes (2, 4, 8, … 128 minutes after it
+/// was queued), so a mail server that is down for a few hours still gets the message.
+pub fn retry_due(created_at: DateTime<Utc>, attempts: i32, now: DateTime<Utc>) -> bool {
+    let wait = chrono::Duration::minutes(1i64 << attempts.clamp(1, 16));
+    now >= created_at + wait
 }
 
 /// Where mail goes.
@@ -60,8 +75,9 @@ impl Mailer {
     }
 
     /// Queues a plain-text message and, with SMTP configured, sends it at once. A sending
-    /// failure is logged and kept on the outbox row; it is not the caller's error, since the
-    /// message is stored either way. The body is never logged: it may hold a one-time link.
+    /// failure is logged and kept on the outbox row for [`Mailer::retry_failed`]; it is not the
+    /// caller's error, since the message is stored either way. The body is never logged: it
+    /// may hold a one-time link.
     pub async fn send(
         &self,
         db: &DatabaseConnection,
@@ -73,30 +89,111 @@ impl Mailer {
         let Some(smtp) = &self.smtp else {
             return Ok(());
         };
-        let outcome = match to.parse::<Mailbox>() {
-            Ok(recipient) => match Message::builder()
-                .from(self.from.clone())
-                .to(recipient)
-                .subject(subject)
-                .header(ContentType::TEXT_PLAIN)
-                .body(body.to_owned())
-            {
-                Ok(message) => smtp
-                    .send(message)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| Chain(&e).to_string()),
-                Err(e) => Err(e.to_string()),
-            },
-            Err(e) => Err(e.to_string()),
-        };
-        match outcome {
+        match self.deliver(smtp, to, subject, body).await {
             Ok(()) => store::outbox::mark_email_sent(db, id, store::now()).await?,
             Err(error) => {
-                tracing::warn!(outbox_id = id, %error, "mail not sent; kept in the outbox");
+                tracing::warn!(outbox_id = id, %error, "mail not sent; kept in the outbox to retry");
                 store::outbox::mark_email_failed(db, id, &error).await?;
             }
         }
         Ok(())
+    }
+
+    /// One SMTP delivery; the error as text for the outbox row.
+    async fn deliver(
+        &self,
+        smtp: &AsyncSmtpTransport<Tokio1Executor>,
+        to: &str,
+        subject: &str,
+        body: &str,
+    ) -> Result<(), String> {
+        let recipient = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(recipient)
+            .subject(subject)
+            .header(ContentType::TEXT_PLAIN)
+            .body(body.to_owned())
+            .map_err(|e| e.to_string())?;
+        smtp.send(message)
+            .await
+            .map(|_| ())
+            .map_err(|e| Chain(&e).to_string())
+    }
+
+    /// Sends again the outbox messages whose sending failed and whose wait is over at `now`
+    /// ([`retry_due`]); returns how many were sent. Each retry is claimed first, so web nodes
+    /// sharing the database never send a message twice. Without SMTP there is nothing to do.
+    pub async fn retry_failed(
+        &self,
+        db: &DatabaseConnection,
+        now: DateTime<Utc>,
+    ) -> Result<usize, MailError> {
+        let Some(smtp) = &self.smtp else {
+            return Ok(0);
+        };
+        let mut sent = 0;
+        for row in store::outbox::failed_emails(db, MAX_ATTEMPTS, 100).await? {
+            if !retry_due(row.created_at, row.attempts, now)
+                || !store::outbox::claim_email_retry(db, row.id, row.attempts).await?
+            {
+                continue;
+            }
+            let outcome = self
+                .deliver(smtp, &row.to_address, &row.subject, &row.body)
+                .await;
+            if let Err(error) = &outcome {
+                tracing::warn!(outbox_id = row.id, attempts = row.attempts + 1, %error, "mail retry failed");
+            } else {
+                sent += 1;
+            }
+            let outcome = outcome.map(|()| store::now());
+            store::outbox::finish_email_retry(
+                db,
+                row.id,
+                outcome.as_ref().copied().map_err(String::as_str),
+            )
+            .await?;
+        }
+        Ok(sent)
+    }
+
+    /// Retries failed mail every `every` until `stop` turns true (the web role runs it when
+    /// SMTP is configured).
+    pub async fn retry_loop(
+        self,
+        db: DatabaseConnection,
+        every: Duration,
+        mut stop: watch::Receiver<bool>,
+    ) {
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = stop.wait_for(|s| *s) => return,
+            }
+            match self.retry_failed(&db, store::now()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(sent = n, "failed mail sent on retry"),
+                Err(e) => {
+                    tracing::warn!(error = %Chain(&e), "mail retry could not read the outbox")
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_wait_twice_as_long_each_time() {
+        let queued = DateTime::<Utc>::from_timestamp(1_800_000_000, 0).expect("time");
+        let at = |minutes: i64| queued + chrono::Duration::minutes(minutes);
+        assert!(!retry_due(queued, 1, at(1)));
+        assert!(retry_due(queued, 1, at(2)));
+        assert!(!retry_due(queued, 3, at(7)));
+        assert!(retry_due(queued, 3, at(8)));
+        assert!(retry_due(queued, 7, at(128)));
     }
 }

@@ -10,6 +10,7 @@ pub mod content;
 pub mod graph;
 pub mod hub;
 pub mod mail;
+pub mod oidc;
 pub mod pages;
 pub mod pdf;
 pub mod progress;

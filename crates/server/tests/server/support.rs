@@ -2,7 +2,7 @@
 //! 127.0.0.1, the real server on port 0 ([`spawn_app`]), and a small HTTP client.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use axum::Router;
@@ -32,6 +32,7 @@ pub fn config(db: &TestDb) -> Config {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        oidc: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     }
@@ -108,6 +109,8 @@ pub struct Answer {
     pub status: u16,
     /// Parsed body (Null when not JSON).
     pub json: Value,
+    /// `Retry-After` in seconds, when sent (always with a 429).
+    pub retry_after: Option<u64>,
 }
 
 impl Web {
@@ -199,13 +202,32 @@ impl Web {
     }
 }
 
-async fn answer(res: reqwest::Response) -> Answer {
+/// Reads an answer; every 429 must say when to try again (`Retry-After` in whole seconds).
+pub async fn answer(res: reqwest::Response) -> Answer {
     let status = res.status().as_u16();
+    let retry_after = retry_after(&res);
     let bytes = res.bytes().await.expect("body");
     Answer {
         status,
         json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        retry_after,
     }
+}
+
+/// The `Retry-After` seconds of a response; asserts that a 429 has them.
+pub fn retry_after(res: &reqwest::Response) -> Option<u64> {
+    let seconds = res
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if res.status().as_u16() == 429 {
+        assert!(
+            seconds.is_some_and(|s| s > 0),
+            "a 429 without Retry-After seconds"
+        );
+    }
+    seconds
 }
 
 /// Every error body has the shared shape, with a message that is not the generic one.
@@ -301,4 +323,59 @@ pub async fn fixture_site() -> SocketAddr {
         let _ = axum::serve(listener, app).await;
     });
     addr
+}
+
+/// Where `just setup` installs aiosmtpd (`SITELENS_TEST_AIOSMTPD` overrides it).
+fn aiosmtpd_dir() -> PathBuf {
+    std::env::var_os("SITELENS_TEST_AIOSMTPD")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.tools/aiosmtpd"))
+}
+
+/// Starts a real SMTP server (`scripts/mail-sink.py`: aiosmtpd on 127.0.0.1) writing what it
+/// receives into `dir`, on `port` (0 for a free one); returns it and its port. `None` (with a
+/// warning, or a failure under CI) when aiosmtpd is not installed.
+pub async fn start_smtp(dir: &Path, port: u16) -> Option<(tokio::process::Child, u16)> {
+    use tokio::io::AsyncBufReadExt;
+    if !aiosmtpd_dir().join("aiosmtpd").is_dir() {
+        assert!(!under_ci(), "aiosmtpd is not installed: run `just setup`");
+        eprintln!(
+            "WARNING: aiosmtpd is not installed (run `just setup`): the SMTP test is skipped"
+        );
+        return None;
+    }
+    std::fs::create_dir_all(dir).expect("mail dir");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/mail-sink.py");
+    let mut child = tokio::process::Command::new("python3")
+        .arg("-S")
+        .arg(script)
+        .arg(dir)
+        .arg(port.to_string())
+        .env("PYTHONPATH", aiosmtpd_dir())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("python3 runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    tokio::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .await
+        .expect("the port");
+    let port = line.trim().parse().expect("a port number");
+    Some((child, port))
+}
+
+/// The messages the SMTP server of [`start_smtp`] received, in order.
+pub fn received(dir: &Path) -> Vec<Value> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("mail dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).expect("mail")).expect("JSON"))
+        .collect()
 }

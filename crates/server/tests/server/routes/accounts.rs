@@ -3,14 +3,12 @@
 //! 127.0.0.1), the data export and deletion, teams, and the authorization table of every
 //! route that reads or changes account data.
 
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
-
 use serde_json::{Value, json};
-use tokio::io::AsyncBufReadExt;
 
 use super::{Case, JSON, case};
-use crate::support::{Answer, TestDb, WEB_ONLY, Web, config, each_engine, spawn_app, under_ci};
+use crate::support::{
+    Answer, TestDb, WEB_ONLY, Web, config, each_engine, received, spawn_app, start_smtp,
+};
 
 /// Malformed account requests.
 pub fn malformed() -> Vec<Case> {
@@ -106,13 +104,11 @@ impl<'a> Browser<'a> {
                 .unwrap_or_default();
             self.cookie = (!value.is_empty()).then_some(value);
         }
-        let status = res.status().as_u16();
-        let json: Value =
-            serde_json::from_slice(&res.bytes().await.expect("body")).unwrap_or(Value::Null);
-        if let Some(csrf) = json["account"]["csrfToken"].as_str() {
+        let answer = crate::support::answer(res).await;
+        if let Some(csrf) = answer.json["account"]["csrfToken"].as_str() {
             self.csrf = Some(csrf.to_owned());
         }
-        Answer { status, json }
+        answer
     }
 
     async fn get(&mut self, path: &str) -> Answer {
@@ -387,6 +383,10 @@ async fn sign_in_is_throttled_per_account_and_per_address() {
             throttled.json["error"],
             domain::accounts::throttled_message()
         );
+        assert_eq!(
+            throttled.retry_after,
+            Some(u64::from(domain::accounts::THROTTLE_WINDOW_MINUTES) * 60)
+        );
 
         // Per address: one address trying many accounts.
         let mut sprayer = Browser::new(&app.web);
@@ -420,84 +420,11 @@ async fn sign_in_is_throttled_per_account_and_per_address() {
     .await;
 }
 
-/// Where `just setup` installs aiosmtpd (`SITELENS_TEST_AIOSMTPD` overrides it).
-fn aiosmtpd_dir() -> PathBuf {
-    std::env::var_os("SITELENS_TEST_AIOSMTPD")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.tools/aiosmtpd"))
-}
-
-/// An SMTP server on 127.0.0.1 that writes each message it accepts (decoded) to a JSON file.
-const SMTP_SERVER: &str = r#"
-import asyncio, email, email.policy, json, os, socket, sys
-from aiosmtpd.smtp import SMTP
-out = sys.argv[1]
-class Save:
-    async def handle_DATA(self, server, session, envelope):
-        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        body = msg.get_body(("plain",)).get_content()
-        path = os.path.join(out, "%04d.json" % len(os.listdir(out)))
-        with open(path + ".part", "w") as f:
-            json.dump({"to": envelope.rcpt_tos, "subject": str(msg["subject"]), "body": body}, f)
-        os.rename(path + ".part", path)
-        return "250 OK"
-async def main():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen()
-    server = await asyncio.get_running_loop().create_server(lambda: SMTP(Save()), sock=sock)
-    print(sock.getsockname()[1], flush=True)
-    await server.serve_forever()
-asyncio.run(main())
-"#;
-
-/// Starts aiosmtpd; `None` (with a warning, or a failure under CI) when it is not installed.
-async fn start_smtp(dir: &Path) -> Option<(tokio::process::Child, u16)> {
-    if !aiosmtpd_dir().join("aiosmtpd").is_dir() {
-        assert!(!under_ci(), "aiosmtpd is not installed: run `just setup`");
-        eprintln!(
-            "WARNING: aiosmtpd is not installed (run `just setup`): the SMTP test is skipped"
-        );
-        return None;
-    }
-    std::fs::create_dir_all(dir).expect("mail dir");
-    let mut child = tokio::process::Command::new("python3")
-        .args(["-S", "-c", SMTP_SERVER])
-        .arg(dir)
-        .env("PYTHONPATH", aiosmtpd_dir())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("python3 runs");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    tokio::io::BufReader::new(stdout)
-        .read_line(&mut line)
-        .await
-        .expect("the port");
-    let port = line.trim().parse().expect("a port number");
-    Some((child, port))
-}
-
-/// The messages the SMTP server received, in order.
-fn received(dir: &Path) -> Vec<Value> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("mail dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .map(|p| serde_json::from_str(&std::fs::read_to_string(p).expect("mail")).expect("JSON"))
-        .collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_forgotten_password_is_reset_through_the_mailed_link() {
     each_engine(|db: TestDb| async move {
         let mail_dir = db.dir().join("mail");
-        let Some((_smtp, port)) = start_smtp(&mail_dir).await else {
+        let Some((_smtp, port)) = start_smtp(&mail_dir, 0).await else {
             return;
         };
         let mut cfg = config(&db);
@@ -786,6 +713,23 @@ async fn account_routes_answer_by_who_asks() {
                 expect(200),
                 "{who:?} trial check"
             );
+            // Sign-in through a provider is public, and off without SITELENS_OIDC_ISSUER.
+            let offer = b.get("/api/accounts/oidc").await;
+            assert_eq!(
+                (offer.status, &offer.json["enabled"]),
+                (200, &json!(false)),
+                "{who:?} provider"
+            );
+            for path in [
+                "/api/accounts/oidc/start",
+                "/api/accounts/oidc/callback?code=c&state=s",
+            ] {
+                assert_eq!(b.get(path).await.status, 404, "{who:?} {path}");
+            }
+            if matches!(who, Who::Anonymous | Who::Other) {
+                let leave = b.post("/api/team/leave", json!({})).await;
+                assert_eq!(leave.status, expect(404), "{who:?} leave");
+            }
 
             let invite = b
                 .post(
@@ -830,6 +774,51 @@ async fn account_routes_answer_by_who_asks() {
         assert_eq!(removed.status, 200, "{}", removed.json);
         assert!(sites(&member.get("/api/dashboard").await).is_empty());
         assert_eq!(member.get("/api/account").await.json["team"], Value::Null);
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn usernames_are_unique_regardless_of_case() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let mut first = Browser::new(&app.web);
+        assert_eq!(first.sign_up("first@example.com", "Ada").await.status, 200);
+        let mut second = Browser::new(&app.web);
+        let taken = second.sign_up("second@example.com", "aDA").await;
+        assert_eq!(taken.status, 422, "{}", taken.json);
+        assert_eq!(
+            taken.json["error"],
+            domain::accounts::USERNAME_TAKEN_MESSAGE
+        );
+        assert_eq!(
+            second.get("/api/account").await.status,
+            401,
+            "no account, no session"
+        );
+        // The database's index holds where two sign-ups race past the check.
+        let raced = store::users::create_user(
+            &app.running.db,
+            &store::users::NewUser {
+                email: "third@example.com".into(),
+                first_name: None,
+                last_name: None,
+                username: Some("ADA".into()),
+                password_hash: None,
+                clerk_id: None,
+                image_url: None,
+            },
+        )
+        .await;
+        assert!(
+            matches!(raced, Err(store::StoreError::Conflict(_))),
+            "{raced:?}"
+        );
+        assert_eq!(
+            second.sign_up("second@example.com", "grace").await.status,
+            200
+        );
         app.running.shutdown().await;
     })
     .await;

@@ -252,6 +252,8 @@ async fn allowance(db: TestDb) {
     }));
     let again = app.post_json("/api/analyze", &body).await;
     assert_eq!(again.status, 429);
+    // Until the next UTC day, when the allowance is given again.
+    assert!(again.retry_after.is_some_and(|s| s <= 86_400));
     app.running.shutdown().await;
 }
 

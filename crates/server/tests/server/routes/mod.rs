@@ -6,6 +6,7 @@ mod analyses;
 mod contact;
 mod files;
 mod health;
+mod oidc;
 mod pages;
 mod progress;
 mod reports;

@@ -2,5 +2,6 @@
 //! the ordering of a progress stream.
 
 mod graph;
+mod mail;
 mod progress;
 mod worker;
