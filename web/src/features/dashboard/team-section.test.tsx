@@ -33,7 +33,9 @@ function render(me: Account, team: TeamView) {
       <TeamSection account={me} />
     </QueryClientProvider>,
   );
-  const buttons = [...html.matchAll(/<button[^>]*?(?:aria-label="([^"]*)")?[^>]*>(.*?)<\/button>/g)].map((m) => m[1] ?? m[2]?.replace(/<[^>]+>/g, ""));
+  const buttons = [...html.matchAll(/<button([^>]*)>(.*?)<\/button>/g)].map(
+    ([, attributes = "", content = ""]) => /aria-label="([^"]*)"/.exec(attributes)?.[1] ?? content.replace(/<[^>]+>/g, ""),
+  );
   return { text: html.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " "), buttons };
 }
 
