@@ -330,21 +330,25 @@ impl Oidc {
                 .token_endpoint_auth_methods_supported
                 .iter()
                 .any(|m| m == "client_secret_post");
-        let mut form = url::form_urlencoded::Serializer::new(String::new());
-        form.append_pair("grant_type", "authorization_code")
-            .append_pair("code", code)
-            .append_pair("redirect_uri", &self.redirect_uri)
-            .append_pair("code_verifier", verifier)
-            .append_pair("client_id", &self.settings.client_id);
-        if in_form && let Some(secret) = secret {
-            form.append_pair("client_secret", secret);
-        }
+        // Built in a block: the serializer is not `Send`, so it must not live across an await.
+        let body = {
+            let mut form = url::form_urlencoded::Serializer::new(String::new());
+            form.append_pair("grant_type", "authorization_code")
+                .append_pair("code", code)
+                .append_pair("redirect_uri", &self.redirect_uri)
+                .append_pair("code_verifier", verifier)
+                .append_pair("client_id", &self.settings.client_id);
+            if in_form && let Some(secret) = secret {
+                form.append_pair("client_secret", secret);
+            }
+            form.finish()
+        };
         let mut req = self
             .http
             .post(&metadata.token_endpoint)
             .header("content-type", "application/x-www-form-urlencoded")
             .header("accept", "application/json")
-            .body(form.finish());
+            .body(body);
         if !in_form && let Some(secret) = secret {
             // RFC 6749 §2.3.1: both parts form-encoded before Basic.
             let enc =
