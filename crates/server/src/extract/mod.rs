@@ -11,5 +11,6 @@ mod session;
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use json::ApiJson;
 pub use session::{
-    CSRF_HEADER, CurrentUser, MaybeUser, SESSION_COOKIE, SameOrigin, cleared_cookie, session_cookie,
+    CSRF_HEADER, CurrentUser, MaybeUser, SESSION_COOKIE, SameOrigin, cleared_cookie, cookie_value,
+    session_cookie,
 };

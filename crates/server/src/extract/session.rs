@@ -49,16 +49,21 @@ pub struct MaybeUser(pub Option<CurrentUser>);
 #[derive(Debug, Clone, Copy)]
 pub struct SameOrigin;
 
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
+/// The value of the cookie `name` the request carries, when it is not empty.
+pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(n, _)| *n == name)
         .map(|(_, value)| value.trim().to_owned())
         .filter(|v| !v.is_empty())
+}
+
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, SESSION_COOKIE)
 }
 
 fn changes_state(method: &Method) -> bool {

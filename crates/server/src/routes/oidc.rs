@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::chain::Chain;
 use crate::error::{AppError, AppResult};
-use crate::extract::session_cookie;
+use crate::extract::{cookie_value, session_cookie};
 use crate::services::accounts::{self, AccountError};
 use crate::services::oidc::{OidcError, PENDING_MINUTES, Pending};
 use crate::state::{AppState, CookiePolicy};
@@ -79,14 +79,7 @@ fn pending_cookie(policy: &CookiePolicy, value: &str, max_age: i64) -> HeaderVal
 }
 
 fn read_pending(headers: &HeaderMap) -> Option<Pending> {
-    headers
-        .get_all(axum::http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == PENDING_COOKIE)
-        .and_then(|(_, value)| Pending::decode(value))
+    cookie_value(headers, PENDING_COOKIE).and_then(|value| Pending::decode(&value))
 }
 
 async fn start(
