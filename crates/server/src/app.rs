@@ -15,7 +15,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, analyses, contact, dashboard, files, health, pages, progress, reports, results,
+    accounts, analyses, contact, dashboard, demo, files, health, pages, progress, reports, results,
     stats, teams, trial,
 };
 use crate::state::AppState;
@@ -42,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(dashboard::router())
         .merge(teams::router())
+        .merge(demo::api_router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,
@@ -57,6 +58,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .merge(health::router())
         .merge(pages::router())
+        .merge(demo::router())
         .merge(files::router(&state.config))
         .fallback(pages::spa)
         .with_state(state)
