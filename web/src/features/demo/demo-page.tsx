@@ -8,7 +8,7 @@ import { takeEarly } from "../../lib/early-fetch";
 import { routeMeta } from "../../lib/route-meta";
 import type { AnalysisReport, ResultResponse } from "../../lib/domain";
 import { Report } from "../results/results-page";
-import { ServerReport, useServerReport } from "../results/server-report";
+import { ServerReport, useKeepServerReport, useServerReport } from "../results/server-report";
 
 /** GET /api/demo: the sample report, measured once from our fixture site (crates/server/demo). */
 async function getDemo(): Promise<AnalysisReport> {
@@ -29,11 +29,11 @@ export function DemoPage() {
   const serverReport = useServerReport();
   const [fromServer] = useState(() => serverReport !== null);
   const q = useQuery(demoQueryOptions());
+  const keepServerReport = useKeepServerReport(serverReport, !q.isPending);
   const meta = fromServer ? null : <PageMeta {...routeMeta("/demo")} />;
+  if (serverReport !== null && keepServerReport) return <ServerReport html={serverReport} />;
   if (q.isPending) {
-    return serverReport ? (
-      <ServerReport html={serverReport} />
-    ) : (
+    return (
       <div role="status" className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-4">
         {meta}
         <Spinner className="size-10 text-primary" />

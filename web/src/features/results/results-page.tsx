@@ -28,7 +28,7 @@ import { ShareWidget } from "./share-widget";
 import { DownloadDialog } from "./download-dialog";
 import { ScreenshotViewer } from "./screenshot-viewer";
 import { ScreenshotImage } from "./screenshot-image";
-import { ServerReport, useServerReport } from "./server-report";
+import { ServerReport, useKeepServerReport, useServerReport } from "./server-report";
 
 const tabs = ["seo", "design", "technical", "performance", "action-plan"] as const;
 type Tab = (typeof tabs)[number];
@@ -347,6 +347,7 @@ export function ResultsPage() {
   const paid = paidParam && search.get("type") !== "basic";
   const q = useResult(id);
   const serverReport = useServerReport();
+  const keepServerReport = useKeepServerReport(serverReport, !q.isPending);
   const announced = useRef(false);
 
   useEffect(() => {
@@ -357,8 +358,8 @@ export function ResultsPage() {
   }, [paidParam, q.data]);
 
   if (!id) return <Navigate to="/" replace />;
+  if (serverReport !== null && keepServerReport) return <ServerReport html={serverReport} />;
   if (q.isPending) {
-    if (serverReport) return <ServerReport html={serverReport} />;
     return (
       <div role="status" className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-4">
         <PageMeta title="Loading analysis results" description="Loading your website analysis." noindex />
