@@ -19,7 +19,7 @@ if (el) {
   // A content page's body (or a report's first screen) came with the HTML: keep it, and keep it
   // painted until the app can show it again (its chunks are loaded before the app first renders).
   captureServerBody(document, window.location);
-  const serverBody = !home && document.querySelector("[data-server-body], [data-server-report]") !== null;
+  const serverBody = !home && document.querySelector("[data-server-body], [data-server-report], [data-prerendered]") !== null;
   // Let the browser paint the page the server sent before the app takes over: when the scripts
   // are already there (a fast or cached connection), they would otherwise run first and the
   // first paint would wait for the whole app.

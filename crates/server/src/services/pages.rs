@@ -30,6 +30,9 @@ pub struct WebApp {
     /// `page.html`: the app with the shared header and footer pre-rendered around an empty
     /// `<main>`, the template of the content pages (their body goes in at `BODY_MARKER`).
     shell: Option<String>,
+    /// `pre/<name>.html`: the app's pages that need no request, rendered whole at build time
+    /// (`web/src/prerender.tsx`), by route (`/pricing`).
+    prerendered: HashMap<String, String>,
     meta: HashMap<String, PageMeta>,
     content: Content,
     /// The sample report of `/demo` (`services::demo`).
@@ -82,6 +85,17 @@ impl WebApp {
             tracing::error!(error = %e, "content is unusable; its pages are not served");
             Content::default()
         });
+        let mut prerendered = HashMap::new();
+        if let Ok(mut files) = tokio::fs::read_dir(dir.join("pre")).await {
+            while let Ok(Some(f)) = files.next_entry().await {
+                let name = f.file_name().to_string_lossy().into_owned();
+                if let Some(route) = name.strip_suffix(".html")
+                    && let Ok(html) = tokio::fs::read_to_string(f.path()).await
+                {
+                    prerendered.insert(format!("/{route}"), html);
+                }
+            }
+        }
         let demo = crate::services::demo::report()
             .map_err(|e| tracing::error!(error = %e, "the sample report is unreadable; /demo is not served"))
             .ok();
@@ -90,6 +104,7 @@ impl WebApp {
             index,
             home: read("home.html").await.ok(),
             shell: read("page.html").await.ok(),
+            prerendered,
             meta,
             content,
             demo,
@@ -172,7 +187,11 @@ impl WebApp {
         let is_home = matches!(path.trim_end_matches('/'), "" | "/home");
         let template = match (&self.home, is_home) {
             (Some(home), true) => home.as_str(),
-            _ => index,
+            _ => self
+                .prerendered
+                .get(path.trim_end_matches('/'))
+                .filter(|_| found)
+                .map_or(index, String::as_str),
         };
         Some(Page {
             found,
@@ -339,7 +358,8 @@ pub fn is_internal_file(path: &str) -> bool {
     matches!(
         path,
         "/index.html" | "/home.html" | "/page.html" | "/route-meta.json"
-    ) || path.split('/').any(|seg| seg.starts_with('.'))
+    ) || path.starts_with("/pre/")
+        || path.split('/').any(|seg| seg.starts_with('.'))
 }
 
 /// A page's head.

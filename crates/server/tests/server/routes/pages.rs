@@ -11,6 +11,10 @@ async fn routes_get_their_heads_and_security_headers() {
         let (status, headers, html) = app.page("/pricing").await;
         assert_eq!(status, 200);
         assert!(html.contains("<title>Pricing | Sitelens</title>"));
+        assert!(
+            html.contains("Pre-rendered pricing"),
+            "a page the build rendered whole (pre/pricing.html) is answered with it"
+        );
         assert!(html.contains("<link rel=\"canonical\" href=\"https://sitelens.test/pricing\" />"));
         assert!(!html.contains("Template title"));
         assert_eq!(headers["x-content-type-options"], "nosniff");
@@ -55,6 +59,7 @@ async fn unknown_and_internal_paths_are_not_found() {
             "/route-meta.json",
             "/home.html",
             "/page.html",
+            "/pre/pricing.html",
         ] {
             let (status, _, body) = app.page(hidden).await;
             assert_eq!(status, 404, "{hidden}");
