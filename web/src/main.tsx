@@ -6,6 +6,35 @@ import { captureServerBody } from "./lib/server-body";
 import { resultUrlFor, startEarly } from "./lib/early-fetch";
 import "./index.css";
 
+/**
+ * Resolves once the page's first contentful paint has been presented (the paint entry arrives
+ * with the frame on screen), or after `ms` at the latest, or at once in a hidden tab (which does
+ * not paint).
+ */
+function firstPaintShown(ms: number): Promise<void> {
+  return new Promise((done) => {
+    if (document.visibilityState === "hidden" || typeof PerformanceObserver === "undefined") {
+      done();
+      return;
+    }
+    let observer: PerformanceObserver | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      observer?.disconnect();
+      done();
+    };
+    const timer = setTimeout(finish, ms);
+    try {
+      observer = new PerformanceObserver((list) => {
+        if (list.getEntriesByName("first-contentful-paint").length > 0) finish();
+      });
+      observer.observe({ type: "paint", buffered: true });
+    } catch {
+      finish();
+    }
+  });
+}
+
 const el = document.getElementById("root");
 if (el) {
   // On the home page, show the hero at once from this small entry chunk (hydrating the HTML when
@@ -20,10 +49,10 @@ if (el) {
   // painted until the app can show it again (its chunks are loaded before the app first renders).
   captureServerBody(document, window.location);
   const serverBody = !home && document.querySelector("[data-server-body], [data-server-report], [data-prerendered]") !== null;
-  // Let the browser paint the page the server sent before the app takes over: when the scripts
-  // are already there (a fast or cached connection), they would otherwise run first and the
-  // first paint would wait for the whole app.
-  if (serverBody) await new Promise<void>((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
+  // Let the browser put the page the server sent on screen before the app takes over: when the
+  // scripts are already there (a fast or cached connection) or the device is busy, they would
+  // otherwise run first and the first paint would wait for the whole app.
+  if (serverBody) await firstPaintShown(3000);
   let root: Root;
   if (home && el.firstElementChild) {
     root = hydrateRoot(el, <HomeShell />);
