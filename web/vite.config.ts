@@ -29,6 +29,35 @@ function preloadWasm(): Plugin {
 }
 
 /**
+ * Preloads the app's entry (src/main.tsx, imported by src/boot.ts once the page is on screen) and
+ * its static imports, so they download with the page although they run only after its first
+ * paint.
+ */
+function preloadMain(): Plugin {
+  return {
+    name: "sitelens-preload-main",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const bundle = ctx.bundle ?? {};
+        const main = Object.values(bundle).find((c) => c.type === "chunk" && c.facadeModuleId?.endsWith("/src/main.tsx"));
+        if (!main || main.type !== "chunk") return [];
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = bundle[file];
+          if (files.has(file) || !chunk || chunk.type !== "chunk") return;
+          files.add(file);
+          chunk.imports.forEach(visit);
+        };
+        visit(main.fileName);
+        return [...files].map((f) => ({ tag: "link", attrs: { rel: "modulepreload", href: `/${f}`, crossorigin: "" }, injectTo: "head" as const }));
+      },
+    },
+  };
+}
+
+/**
  * Writes dist/home.html: index.html with the home hero pre-rendered into #root. Served for / and
  * /home, the largest text of the page paints with the HTML instead of after the JavaScript. Also
  * dist/page.html: the header and footer around an empty <main>, the template the server puts the
@@ -81,7 +110,7 @@ function emitRouteMeta(): Plugin {
 // The domain rules arrive as a wasm-pack "bundler" package; vite-plugin-wasm loads it as an ES
 // module. es2022 gives top-level await, which that package needs, without an extra plugin.
 export default defineConfig({
-  plugins: [react(), tailwindcss(), wasm(), preloadWasm(), prerenderHome(), emitRouteMeta()],
+  plugins: [react(), tailwindcss(), wasm(), preloadWasm(), preloadMain(), prerenderHome(), emitRouteMeta()],
   build: { target: "es2022", manifest: true },
   server: {
     proxy: { "/api": "http://127.0.0.1:8080" },
