@@ -9,6 +9,15 @@ const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 type Fixtures = { siteUrl: string };
 
+/**
+ * After a navigation, waits until the app has taken over the page the server sent (`data-app` on
+ * <html>, set by app/layouts.tsx): server-rendered and prerendered pages show their controls
+ * before the app answers them.
+ */
+async function appReady(page: Page) {
+  await page.locator('html[data-app="ready"]').waitFor({ state: "attached" });
+}
+
 function hash(s: string) {
   let h = 0;
   for (const c of s) h = (h * 31 + c.charCodeAt(0)) >>> 0;
@@ -17,6 +26,21 @@ function hash(s: string) {
 
 /** Tests against the server started by global-setup; `siteUrl` is the local fixture website. */
 export const test = base.extend<Fixtures>({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (url, options) => {
+      const res = await goto(url, options);
+      if (res?.headers()["content-type"]?.startsWith("text/html")) await appReady(page);
+      return res;
+    };
+    page.reload = async (options) => {
+      const res = await reload(options);
+      await appReady(page);
+      return res;
+    };
+    await use(page);
+  },
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },

@@ -405,6 +405,12 @@ pub fn recommend_pack(credits: f64) -> String {
     commerce::recommend_pack(credits)
 }
 
+/// The sample report's notice (after its "Sample report." heading).
+#[wasm_bindgen(js_name = sampleReportNotice)]
+pub fn sample_report_notice() -> String {
+    domain::tier::SAMPLE_NOTICE.to_owned()
+}
+
 /// Checkout path for a package id.
 #[wasm_bindgen(js_name = packageCheckoutPath)]
 pub fn package_checkout_path(package_id: &str) -> String {

@@ -7,6 +7,10 @@ use crate::report::ReportType;
 /// The watermark a watermarked report carries (in the PDF footer).
 pub const WATERMARK: &str = "Created with Sitelens";
 
+/// What the sample report at `/demo` says of itself, after its "Sample report." heading: it is a
+/// real measurement of a fixture site, not an invented example.
+pub const SAMPLE_NOTICE: &str = "Sitelens analysed Harbour Bakery, a small website kept in our repository as a test fixture, with the same analyzer and browser measurement every report uses: the scores, findings, timings and screenshots below were measured, not written by hand.";
+
 impl ReportType {
     /// Every report type, cheapest first.
     pub const ALL: [ReportType; 3] = [ReportType::Basic, ReportType::Standard, ReportType::Premium];

@@ -15,7 +15,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, analyses, contact, dashboard, files, health, oidc, pages, progress, reports, results,
+    accounts, analyses, contact, dashboard, demo, files, health, oidc, pages, progress, reports,
+    results,
     stats, teams, trial,
 };
 use crate::state::AppState;
@@ -43,6 +44,7 @@ pub fn router(state: AppState) -> Router {
         .merge(dashboard::router())
         .merge(teams::router())
         .merge(oidc::router())
+        .merge(demo::api_router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,
@@ -58,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .merge(health::router())
         .merge(pages::router())
+        .merge(demo::router())
         .merge(files::router(&state.config))
         .fallback(pages::spa)
         .with_state(state)

@@ -26,6 +26,11 @@ function SkipLink() {
 /** The root: scroll restoration and the error boundary around every page. */
 export function RootLayout() {
   const { pathname } = useLocation();
+  // The page the server sent is painted before the app takes over (main.tsx); from here on its
+  // controls respond. `data-app="ready"` says so (the end-to-end tests wait for it).
+  useEffect(() => {
+    document.documentElement.dataset.app = "ready";
+  }, []);
   return (
     <>
       <ScrollToTop />

@@ -19,6 +19,7 @@ export const pages = {
   notFound: () => import("../features/not-found/not-found-page"),
   serverPage: () => import("../features/server-page/server-page"),
   tools: () => import("../features/tools/tools-page"),
+  demo: () => import("../features/demo/demo-page"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -46,13 +47,23 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   resources: pages.serverPage,
   accounts: pages.accounts,
   dashboard: pages.dashboard,
+  demo: pages.demo,
 };
 
-/** Starts loading what the page at `pathname` needs besides the app itself. */
-export function preloadFor(pathname: string) {
-  if (pathname === "/" || pathname === "/home") return;
+/** The chunk of the page at `pathname` (the home page's is part of the app). */
+export function pageChunk(pathname: string): Promise<unknown> {
+  if (pathname.startsWith("/resources/tools")) return pages.tools();
   const first = pathname.split("/")[1] ?? "";
-  if (pathname.startsWith("/resources/tools")) void pages.tools().catch(() => undefined);
-  void pages.siteLayout().catch(() => undefined);
-  void (byFirstSegment[first] ?? pages.notFound)().catch(() => undefined);
+  return (byFirstSegment[first] ?? pages.notFound)();
+}
+
+/**
+ * Starts loading what the page at `pathname` needs besides the app itself; resolves when the
+ * layout and the page's chunk are there (rejects when one failed to load).
+ */
+export function preloadFor(pathname: string): Promise<unknown> {
+  if (pathname === "/" || pathname === "/home") return Promise.resolve();
+  const loading = Promise.all([pages.siteLayout(), pageChunk(pathname)]);
+  loading.catch(() => undefined);
+  return loading;
 }

@@ -38,7 +38,6 @@ export const contentRoutes = [
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
 export const laterRoutes = [
-  "/demo",
   "/checkout",
   "/payment",
   "/payment-success",
@@ -93,6 +92,7 @@ export const routes: RouteObject[] = [
           page("/accounts/join", pages.accounts, "JoinTeamPage"),
           page("/accounts/settings", pages.accounts, "AccountSettingsPage"),
           page("/dashboard", pages.dashboard, "DashboardPage"),
+          page("/demo", pages.demo, "DemoPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

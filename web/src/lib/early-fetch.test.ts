@@ -9,6 +9,7 @@ describe("early fetch", () => {
     expect(resultUrlFor({ pathname: "/results/abc", search: "" })).toBe("/api/results/abc");
     expect(resultUrlFor({ pathname: "/results", search: "" })).toBeNull();
     expect(resultUrlFor({ pathname: "/pricing", search: "?id=abc" })).toBeNull();
+    expect(resultUrlFor({ pathname: "/demo", search: "" })).toBe("/api/demo");
   });
 
   it("hands a started request over once", async () => {

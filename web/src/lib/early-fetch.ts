@@ -16,8 +16,9 @@ export function takeEarly(url: string): Promise<Response> | undefined {
   return p;
 }
 
-/** The report address a first visit to a results URL will ask for, if any. */
+/** The report address a first visit to a results URL (or the sample report at /demo) will ask for, if any. */
 export function resultUrlFor(location: Pick<Location, "pathname" | "search">): string | null {
+  if (/^\/demo\/?$/.test(location.pathname)) return "/api/demo";
   const m = location.pathname.match(/^\/results(?:\/([^/]+))?\/?$/);
   if (!m) return null;
   const id = m[1] ? decodeURIComponent(m[1]) : new URLSearchParams(location.search).get("id");

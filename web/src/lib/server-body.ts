@@ -6,11 +6,30 @@
 export type ServerBody = { path: string; html: string };
 
 let initial: ServerBody | null = null;
+let report: ServerBody | null = null;
 
-/** Reads `[data-server-body]` from the document as the server sent it; call before mounting. */
+/**
+ * Reads `[data-server-body]` (a content page's body) and `[data-server-report]` (a report's first
+ * screen, on the results page and /demo) from the document as the server sent it; call before
+ * mounting.
+ */
 export function captureServerBody(doc: Document, location: Location) {
+  const path = location.pathname + location.search;
   const el = doc.querySelector("[data-server-body]");
-  initial = el ? { path: location.pathname + location.search, html: el.innerHTML } : null;
+  initial = el ? { path, html: el.innerHTML } : null;
+  const shot = doc.querySelector("[data-server-report]");
+  report = shot ? { path, html: shot.innerHTML } : null;
+}
+
+/**
+ * The report's first screen as the server rendered it, when `path` is the page the server sent
+ * (once): the report page shows it until its own report has loaded, so nothing moves meanwhile.
+ */
+export function takeServerReport(path: string): string | null {
+  if (!report || report.path !== path) return null;
+  const { html } = report;
+  report = null;
+  return html;
 }
 
 /** The captured body when `path` (with its query) is the page the server sent, once. */

@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod analyses;
 pub mod contact;
 pub mod dashboard;
+pub mod demo;
 pub mod files;
 pub mod health;
 pub mod oidc;

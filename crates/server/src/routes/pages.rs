@@ -11,7 +11,7 @@ use axum::routing::get;
 use serde::Deserialize;
 use tower_http::services::ServeFile;
 
-use crate::services::pages::{is_internal_file, robots_txt, sitemap_xml};
+use crate::services::pages::{ReportQuery, is_internal_file, robots_txt, sitemap_xml};
 use crate::state::AppState;
 
 /// `robots.txt`, `sitemap.xml` and the blog's feed; the app itself is [`spa`], the router's
@@ -23,10 +23,14 @@ pub fn router() -> Router<AppState> {
         .route("/blog/feed.xml", get(feed))
 }
 
-/// Query of the results route (`id`) and of the knowledge base's search (`q`).
+/// Query of the results route (`id`, and `paid` and `type` for its view) and of the knowledge
+/// base's search (`q`).
 #[derive(Debug, Deserialize)]
 pub struct ResultsQuery {
     id: Option<String>,
+    paid: Option<String>,
+    #[serde(rename = "type")]
+    report_type: Option<String>,
     q: Option<String>,
 }
 
@@ -58,7 +62,11 @@ pub async fn spa(
             &state.db,
             &state.config.public_url,
             path,
-            q.id.as_deref(),
+            ReportQuery {
+                id: q.id.as_deref(),
+                paid: q.paid.as_deref(),
+                report_type: q.report_type.as_deref(),
+            },
             q.q.as_deref(),
         )
         .await;

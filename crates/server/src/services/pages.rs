@@ -6,10 +6,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use domain::report::AnalysisReport;
 use serde::Deserialize;
 use store::DatabaseConnection;
 
 use crate::services::content::{Content, ContentPage, Lookup};
+use crate::services::report_page::{self, View};
 
 /// A public page's title and description, as the web app defines them in
 /// `src/route-meta.json` (copied to the build), so both sides show the same head.
@@ -28,8 +30,32 @@ pub struct WebApp {
     /// `page.html`: the app with the shared header and footer pre-rendered around an empty
     /// `<main>`, the template of the content pages (their body goes in at `BODY_MARKER`).
     shell: Option<String>,
+    /// `pre/<name>.html`: the app's pages that need no request, rendered whole at build time
+    /// (`web/src/prerender.tsx`), by route (`/pricing`).
+    prerendered: HashMap<String, String>,
     meta: HashMap<String, PageMeta>,
     content: Content,
+    /// The sample report of `/demo` (`services::demo`).
+    demo: Option<AnalysisReport>,
+}
+
+/// What a report page shows beside the report: the results route's query (`paid`, `type`;
+/// docs/PRODUCT.md §2.6.1) picks the paid view.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReportQuery<'a> {
+    /// `?id=` of `/results`.
+    pub id: Option<&'a str>,
+    /// `?paid=`.
+    pub paid: Option<&'a str>,
+    /// `?type=`.
+    pub report_type: Option<&'a str>,
+}
+
+impl ReportQuery<'_> {
+    /// The paid view: `paid=true` and a type other than basic (docs/PRODUCT.md §2.6.1).
+    fn paid(&self) -> bool {
+        self.paid == Some("true") && self.report_type != Some("basic")
+    }
 }
 
 /// Where `page.html` takes a content page's body.
@@ -59,13 +85,29 @@ impl WebApp {
             tracing::error!(error = %e, "content is unusable; its pages are not served");
             Content::default()
         });
+        let mut prerendered = HashMap::new();
+        if let Ok(mut files) = tokio::fs::read_dir(dir.join("pre")).await {
+            while let Ok(Some(f)) = files.next_entry().await {
+                let name = f.file_name().to_string_lossy().into_owned();
+                if let Some(route) = name.strip_suffix(".html")
+                    && let Ok(html) = tokio::fs::read_to_string(f.path()).await
+                {
+                    prerendered.insert(format!("/{route}"), html);
+                }
+            }
+        }
+        let demo = crate::services::demo::report()
+            .map_err(|e| tracing::error!(error = %e, "the sample report is unreadable; /demo is not served"))
+            .ok();
         Self {
             dir: dir.to_owned(),
             index,
             home: read("home.html").await.ok(),
             shell: read("page.html").await.ok(),
+            prerendered,
             meta,
             content,
+            demo,
         }
     }
 
@@ -79,17 +121,25 @@ impl WebApp {
         &self.dir
     }
 
-    /// The page for `path` (with the results route's `?id=` and the knowledge base's `?q=`), or
+    /// The page for `path` (with the results route's query and the knowledge base's `?q=`), or
     /// `None` when the app is not built.
     pub async fn page(
         &self,
         db: &DatabaseConnection,
         public_url: &str,
         path: &str,
-        query_id: Option<&str>,
+        query: ReportQuery<'_>,
         search: Option<&str>,
     ) -> Option<Page> {
         let index = self.index.as_deref()?;
+        if path.trim_end_matches('/') == "/demo"
+            && let (Some(report), Some(head)) = (&self.demo, route_head(self, "/demo"))
+        {
+            return Some(Page {
+                found: true,
+                html: self.demo_page(index, report, head, public_url),
+            });
+        }
         let content = self.content.page(path, search);
         if let Lookup::Page(page) = content {
             return Some(Page {
@@ -115,22 +165,99 @@ impl WebApp {
         };
         let result_id = path.strip_prefix("/results/").or_else(|| {
             (path.trim_end_matches('/') == "/results")
-                .then_some(query_id)
+                .then_some(query.id)
                 .flatten()
         });
-        if let Some(id) = result_id {
-            results_head(db, id, &mut head).await;
-        }
         let canonical = format!("{public_url}{}", if path == "/home" { "/" } else { path });
+        if let Some(report) = match result_id {
+            Some(id) => find_report(db, id).await,
+            None => None,
+        } {
+            results_head(&report, &mut head);
+            let view = View {
+                paid: query.paid(),
+                sample: false,
+            };
+            let body = report_page::render(&report, view);
+            return Some(Page {
+                found,
+                html: self.report_shell(index, &body, &head, &canonical),
+            });
+        }
         let is_home = matches!(path.trim_end_matches('/'), "" | "/home");
         let template = match (&self.home, is_home) {
             (Some(home), true) => home.as_str(),
-            _ => index,
+            _ => self
+                .prerendered
+                .get(path.trim_end_matches('/'))
+                .filter(|_| found)
+                .map_or(index, String::as_str),
         };
         Some(Page {
             found,
             html: render(template, &head, &canonical),
         })
+    }
+
+    /// A report's page: the shell with the header and footer (or, before the app is rebuilt, the
+    /// bare app) with the report's first screen in `<main>` (`services::report_page`), kept by
+    /// the app until its own report is ready. The wasm preload stays: the report's badges and
+    /// bands are domain rules the app runs at once.
+    fn report_shell(&self, index: &str, body: &str, head: &Head, canonical: &str) -> String {
+        let body = format!("<div data-server-report=\"\">{body}</div>");
+        let html = match self.shell.as_deref().filter(|s| s.contains(BODY_MARKER)) {
+            Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
+            None => index.replacen(
+                "<div id=\"root\"></div>",
+                &format!("<div id=\"root\"><main id=\"main\">{body}</main></div>"),
+                1,
+            ),
+        };
+        render(&html, head, canonical)
+    }
+
+    /// `/demo`: the sample report with its notice, indexed, with WebPage and BreadcrumbList
+    /// structured data.
+    fn demo_page(
+        &self,
+        index: &str,
+        report: &AnalysisReport,
+        mut head: Head,
+        public_url: &str,
+    ) -> String {
+        let canonical = format!("{public_url}/demo");
+        let data = serde_json::json!({
+            "@context": "https://schema.org",
+            "@graph": [
+                {
+                    "@type": "WebPage",
+                    "@id": canonical,
+                    "url": canonical,
+                    "name": head.title,
+                    "description": head.description,
+                    "isPartOf": {"@type": "WebSite", "name": "Sitelens", "url": format!("{public_url}/")},
+                    "primaryImageOfPage": {"@type": "ImageObject", "url": format!("{public_url}{}desktop.png", crate::services::demo::SCREENSHOT_PREFIX), "width": 1280, "height": 800},
+                    "dateModified": report.created_at,
+                },
+                {
+                    "@type": "BreadcrumbList",
+                    "itemListElement": [
+                        {"@type": "ListItem", "position": 1, "name": "Home", "item": format!("{public_url}/")},
+                        {"@type": "ListItem", "position": 2, "name": "Sample report", "item": canonical},
+                    ],
+                },
+            ],
+        });
+        // `<` never appears raw inside the script, so no text can close it.
+        let data = data.to_string().replace('<', "\\u003c");
+        head.extra = format!(
+            "<script type=\"application/ld+json\" id=\"structured-data\">{data}</script>\n    "
+        );
+        let view = View {
+            paid: true,
+            sample: true,
+        };
+        self.report_shell(index, &report_page::render(report, view), &head, &canonical)
     }
 
     /// A content page: the shell with the header and footer (or, before the app is rebuilt,
@@ -231,7 +358,8 @@ pub fn is_internal_file(path: &str) -> bool {
     matches!(
         path,
         "/index.html" | "/home.html" | "/page.html" | "/route-meta.json"
-    ) || path.split('/').any(|seg| seg.starts_with('.'))
+    ) || path.starts_with("/pre/")
+        || path.split('/').any(|seg| seg.starts_with('.'))
 }
 
 /// A page's head.
@@ -353,19 +481,20 @@ fn render(index: &str, head: &Head, canonical: &str) -> String {
     html
 }
 
-/// Fills the results page's head with the report's scores, when the report exists.
-async fn results_head(db: &DatabaseConnection, id: &str, head: &mut Head) {
-    let Ok(id) = uuid::Uuid::parse_str(id) else {
-        return;
-    };
-    if let Ok(summary) = store::results::get_summary(db, id).await {
-        let (url, scores) = (&summary.url, summary.scores);
-        head.title = format!("{url} scored {}/100 | Sitelens", scores.overall);
-        head.description = format!(
-            "Website analysis of {url}: overall {}/100, SEO {}/100, performance {}/100.",
-            scores.overall, scores.seo, scores.performance
-        );
-    }
+/// The stored report a results address names (by report or analysis id), if it is finished.
+async fn find_report(db: &DatabaseConnection, id: &str) -> Option<AnalysisReport> {
+    let id = uuid::Uuid::parse_str(id).ok()?;
+    crate::services::reports::find_report(db, id).await.ok()
+}
+
+/// Fills the results page's head with the report's scores.
+fn results_head(report: &AnalysisReport, head: &mut Head) {
+    let (url, scores) = (&report.url, report.scores);
+    head.title = format!("{url} scored {}/100 | Sitelens", scores.overall);
+    head.description = format!(
+        "Website analysis of {url}: overall {}/100, SEO {}/100, performance {}/100.",
+        scores.overall, scores.seo, scores.performance
+    );
 }
 
 /// Our own robots.txt.
@@ -379,6 +508,7 @@ pub fn robots_txt(public_url: &str) -> String {
 /// Public pages listed in our sitemap.
 const SITEMAP: &[&str] = &[
     "/",
+    "/demo",
     "/pricing",
     "/features",
     "/about",

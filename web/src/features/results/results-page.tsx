@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from "react-router";
 import { ArrowRight, Check, CheckCircle2, Download, Link2, Plus, SearchX, Wand2 } from "lucide-react";
-import { packageCheckoutPath, showWordpressTip, checkAddress, isProfessional, limits, timings, type AnalysisReport } from "../../lib/domain";
+import { packageCheckoutPath, sampleReportNotice, showWordpressTip, checkAddress, isProfessional, limits, timings, type AnalysisReport } from "../../lib/domain";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -28,6 +28,7 @@ import { ShareWidget } from "./share-widget";
 import { DownloadDialog } from "./download-dialog";
 import { ScreenshotViewer } from "./screenshot-viewer";
 import { ScreenshotImage } from "./screenshot-image";
+import { ServerReport, useKeepServerReport, useServerReport } from "./server-report";
 
 const tabs = ["seo", "design", "technical", "performance", "action-plan"] as const;
 type Tab = (typeof tabs)[number];
@@ -175,7 +176,11 @@ function WordpressTip() {
   );
 }
 
-function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
+/**
+ * The report screen. `sample`: the sample report of /demo (features/demo), which sets its own
+ * head, says it is a sample and offers no download.
+ */
+export function Report({ report, paid, sample = false }: { report: AnalysisReport; paid: boolean; sample?: boolean }) {
   const [params, setParams] = useSearchParams();
   const session = useSession();
   const tabParam = params.get("tab");
@@ -186,7 +191,7 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
     else next.set("tab", t);
     setParams(next, { replace: true, preventScrollReset: true });
   };
-  const reportUrl = `${window.location.origin}/results/${encodeURIComponent(report.id)}`;
+  const reportUrl = sample ? `${window.location.origin}/demo` : `${window.location.origin}/results/${encodeURIComponent(report.id)}`;
   const s = report.scores;
   const host = (() => {
     try {
@@ -200,12 +205,18 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-12">
-      <PageMeta
-        title={`Website Analysis Results for ${host}: SEO ${s.seo}/100, Performance ${s.performance}/100`}
-        description={`Sitelens report for ${report.url}: overall ${s.overall}/100, SEO ${s.seo}/100, design ${s.design}/100, technical ${s.technical}/100, performance ${s.performance}/100.`}
-        path={`/results/${report.id}`}
-        noindex
-      />
+      {sample ? (
+        <p role="note" className="mb-6 rounded-xl border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950 dark:border-blue-900 dark:bg-blue-950/40 dark:text-blue-100">
+          <strong>Sample report.</strong> {sampleReportNotice()}
+        </p>
+      ) : (
+        <PageMeta
+          title={`Website Analysis Results for ${host}: SEO ${s.seo}/100, Performance ${s.performance}/100`}
+          description={`Sitelens report for ${report.url}: overall ${s.overall}/100, SEO ${s.seo}/100, design ${s.design}/100, technical ${s.technical}/100, performance ${s.performance}/100.`}
+          path={`/results/${report.id}`}
+          noindex
+        />
+      )}
       <header className="flex flex-col gap-6 lg:flex-row lg:items-center lg:justify-between">
         <div className="min-w-0">
           <p className="inline-flex items-center gap-1.5 rounded-full bg-emerald-100 px-3 py-1 text-sm font-semibold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200">
@@ -223,7 +234,7 @@ function Report({ report, paid }: { report: AnalysisReport; paid: boolean }) {
       </header>
 
       <div className="mt-6 flex flex-wrap gap-2">
-        {paid ? (
+        {sample ? null : paid ? (
           <Button onClick={() => {
             // Not "noopener": that makes window.open return null, and null is how a blocked tab shows.
             const w = window.open(`/api/download-report/${encodeURIComponent(report.id)}`, "_blank");
@@ -335,6 +346,8 @@ export function ResultsPage() {
   // docs/PRODUCT.md §2.6.1: the report is basic when type is basic or paid is not true.
   const paid = paidParam && search.get("type") !== "basic";
   const q = useResult(id);
+  const serverReport = useServerReport();
+  const keepServerReport = useKeepServerReport(serverReport, !q.isPending);
   const announced = useRef(false);
 
   useEffect(() => {
@@ -345,6 +358,7 @@ export function ResultsPage() {
   }, [paidParam, q.data]);
 
   if (!id) return <Navigate to="/" replace />;
+  if (serverReport !== null && keepServerReport) return <ServerReport html={serverReport} />;
   if (q.isPending) {
     return (
       <div role="status" className="flex min-h-[50vh] flex-col items-center justify-center gap-4 px-4">

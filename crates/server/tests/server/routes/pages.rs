@@ -11,6 +11,10 @@ async fn routes_get_their_heads_and_security_headers() {
         let (status, headers, html) = app.page("/pricing").await;
         assert_eq!(status, 200);
         assert!(html.contains("<title>Pricing | Sitelens</title>"));
+        assert!(
+            html.contains("Pre-rendered pricing"),
+            "a page the build rendered whole (pre/pricing.html) is answered with it"
+        );
         assert!(html.contains("<link rel=\"canonical\" href=\"https://sitelens.test/pricing\" />"));
         assert!(!html.contains("Template title"));
         assert_eq!(headers["x-content-type-options"], "nosniff");
@@ -55,6 +59,7 @@ async fn unknown_and_internal_paths_are_not_found() {
             "/route-meta.json",
             "/home.html",
             "/page.html",
+            "/pre/pricing.html",
         ] {
             let (status, _, body) = app.page(hidden).await;
             assert_eq!(status, 404, "{hidden}");
@@ -164,6 +169,125 @@ fn literal_paths(file: &str) -> Vec<String> {
         .collect()
 }
 
+/// A test build of the web app (the fixture templates with the real list of public routes) in
+/// the test's folder.
+fn test_web_dir(db: &crate::support::TestDb) -> std::path::PathBuf {
+    let web = db.dir().join("web");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/webapp");
+    std::fs::create_dir_all(&web).expect("web dir");
+    for f in ["index.html", "home.html", "page.html"] {
+        std::fs::copy(fixture.join(f), web.join(f)).expect("copy");
+    }
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/route-meta.json"),
+        web.join("route-meta.json"),
+    )
+    .expect("route meta");
+    web
+}
+
+/// `/demo`: the sample report's first screen rendered by the server, with its head, structured
+/// data and notice, its JSON and screenshots, and a place in the sitemap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_sample_report_is_served_without_a_browser() {
+    run_on(Engine::Sqlite, |db| async move {
+        let mut cfg = config(&db);
+        cfg.web_dir = test_web_dir(&db);
+        let app = spawn_app(cfg, WEB_ONLY).await;
+        let (status, _, html) = app.page("/demo").await;
+        assert_eq!(status, 200);
+        assert!(html.contains("<title>Sample report — a real Sitelens website audit</title>"));
+        assert!(html.contains("<link rel=\"canonical\" href=\"https://sitelens.test/demo\" />"));
+        assert!(html.contains("index, follow"));
+        assert!(html.contains("\"@type\":\"WebPage\""));
+        assert!(html.contains("\"@type\":\"BreadcrumbList\""));
+        assert!(html.contains("data-server-report"));
+        assert!(html.contains("<strong>Sample report.</strong>"));
+        assert!(html.contains(">Website Analysis Results</h1>"));
+
+        let data = app.get("/api/demo").await;
+        assert_eq!(data.status, 200);
+        assert_eq!(data.json["data"]["id"], "sample");
+        let desktop = data.json["data"]["screenshots"]["desktop"]
+            .as_str()
+            .expect("a desktop screenshot")
+            .to_owned();
+        let shot = app
+            .http
+            .get(format!("{}{desktop}", app.base))
+            .send()
+            .await
+            .expect("screenshot");
+        assert_eq!(shot.status(), 200);
+        assert_eq!(shot.headers()["content-type"], "image/png");
+        let (status, _, _) = app.page("/demo/nothing.png").await;
+        assert_eq!(status, 404);
+
+        let (_, _, sitemap) = app.page("/sitemap.xml").await;
+        assert!(sitemap.contains("<loc>https://sitelens.test/demo</loc>"));
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
+/// Every page the server renders itself (the content pages and `/demo`, everything in the
+/// sitemap that arrives with its body) passes our own analyzer's SEO checks with no issue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn our_server_rendered_pages_pass_our_own_seo_checks() {
+    run_on(Engine::Sqlite, |db| async move {
+        let mut cfg = config(&db);
+        cfg.web_dir = test_web_dir(&db);
+        // The address really bound: canonicals and the sitemap name the pages analysed.
+        cfg.public_url = String::new();
+        let app = spawn_app(cfg, WEB_ONLY).await;
+        let (_, _, sitemap) = app.page("/sitemap.xml").await;
+        let analyzer =
+            analyzer::Analyzer::new(analyzer::AnalyzerConfig::allowing_private_targets())
+                .expect("analyzer");
+        let mut issues = Vec::new();
+        let mut analysed = Vec::new();
+        for loc in sitemap.split("<loc>").skip(1) {
+            let url = loc
+                .split("</loc>")
+                .next()
+                .unwrap_or_default()
+                .replace("&amp;", "&");
+            let path = url
+                .strip_prefix(&app.base)
+                .expect("a page of ours")
+                .to_owned();
+            let (_, _, html) = app.page(&path).await;
+            if !html.contains("data-server-body") && !html.contains("data-server-report") {
+                // The app renders this page's body in the browser (measured with Lighthouse).
+                continue;
+            }
+            let report = analyzer
+                .analyze(&url, &analyzer::AnalyzeOptions::basic(), &|_| {})
+                .await
+                .unwrap_or_else(|e| panic!("{url}: {e}"));
+            analysed.push(path.clone());
+            for f in report.seo_analysis.iter().flat_map(|g| &g.findings) {
+                if f.kind == domain::report::FindingType::Issue {
+                    issues.push(format!("{path}: {} ({}): {}", f.title, f.id, f.description));
+                }
+            }
+        }
+        assert!(
+            issues.is_empty(),
+            "SEO issues on our own pages:\n{}",
+            issues.join("\n")
+        );
+        // 8 posts, their 3 categories, 12 articles and 4 categories, the listings, the pages of
+        // content/pages and /demo.
+        assert!(
+            analysed.len() >= 35 && analysed.iter().any(|p| p == "/demo"),
+            "the content pages and /demo: {analysed:?}"
+        );
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
 /// Our own site has no dead internal link: starting from `/` and from every link the header,
 /// the footer and the home page write, each internal link of every page the server renders is
 /// followed (links read with the analyzer's own parser) and none answers 404.
@@ -171,19 +295,8 @@ fn literal_paths(file: &str) -> Vec<String> {
 async fn no_internal_link_is_dead() {
     run_on(Engine::Sqlite, |db| async move {
         // The test build, with the real list of the app's public routes.
-        let web = db.dir().join("web");
-        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/server/webapp");
-        std::fs::create_dir_all(&web).expect("web dir");
-        for f in ["index.html", "home.html", "page.html"] {
-            std::fs::copy(fixture.join(f), web.join(f)).expect("copy");
-        }
-        std::fs::copy(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/route-meta.json"),
-            web.join("route-meta.json"),
-        )
-        .expect("route meta");
         let mut cfg = config(&db);
-        cfg.web_dir = web;
+        cfg.web_dir = test_web_dir(&db);
         let app = spawn_app(cfg, WEB_ONLY).await;
 
         // Signed-in links (the header's Dashboard) are not reachable by a signed-out crawl.

@@ -1,6 +1,7 @@
-//! Tests of services that no single route shows: the link graph, the worker's recovery and
+//! Tests of services that no single route shows: the sample report, the link graph, the worker's recovery and
 //! the ordering of a progress stream.
 
+mod demo;
 mod graph;
 mod mail;
 mod progress;
