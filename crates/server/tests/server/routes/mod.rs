@@ -7,6 +7,7 @@ mod contact;
 mod files;
 mod health;
 mod pages;
+mod paid;
 mod progress;
 mod reports;
 mod results;
