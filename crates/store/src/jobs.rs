@@ -315,8 +315,8 @@ pub async fn enqueue_paid_analysis(
     }
 }
 
-async fn enqueue_in<C: ConnectionTrait>(
-    txn: &C,
+async fn enqueue_in<T: ConnectionTrait>(
+    txn: &T,
     analysis: &NewAnalysis,
     id: Uuid,
     charge: Option<&Charge>,
@@ -522,8 +522,8 @@ pub async fn fail_job(
 /// Gives a failed paid job's credits back, unless they were given back before: the job's
 /// `credits_refunded_at` is set only where it is still empty, and only the caller that set it
 /// refunds.
-async fn refund_once_in<C: ConnectionTrait>(
-    txn: &C,
+async fn refund_once_in<T: ConnectionTrait>(
+    txn: &T,
     row: &analysis_jobs::Model,
 ) -> StoreResult<Option<Charge>> {
     let Some(charge) = charge_of(row) else {

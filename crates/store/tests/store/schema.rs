@@ -362,7 +362,6 @@ async fn processes_starting_together_migrate_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn half_credit_migration_keeps_every_value() {
     use domain::credits::Credits;
-    use migration::MigrationName;
     use store::credits::{credit_balance, credit_history, grant_credits, start_trial};
     each_engine_url(|url, engine| async move {
         let db = store::open(&url, Some(1)).await.expect("open");
@@ -422,6 +421,16 @@ async fn half_credit_migration_keeps_every_value() {
             "{engine:?}: ledger rows in half credits"
         );
 
+        // Down again while every value is whole: back to whole credits exactly.
+        Migrator::down(&db, Some(1)).await.expect("down");
+        let row = store::users::get_user(&db, user).await.expect("user");
+        assert_eq!(
+            (row.report_credits, row.trial_credits),
+            (3, 1),
+            "{engine:?}: whole credits again"
+        );
+        Migrator::up(&db, None).await.expect("up again");
+
         // A half credit cannot go back to whole credits: the way down is refused, unchanged.
         grant_credits(&db, user, Credits::HALF, "admin", None)
             .await
@@ -434,15 +443,12 @@ async fn half_credit_migration_keeps_every_value() {
                 .expect("pending")
                 .is_empty()
         );
-        grant_credits(&db, user, Credits::HALF, "admin", None)
-            .await
-            .expect("half");
-        Migrator::down(&db, Some(1)).await.expect("down");
-        let row = store::users::get_user(&db, user).await.expect("user");
         assert_eq!(
-            (row.report_credits, row.trial_credits),
-            (4, 1),
-            "{engine:?}: whole credits again"
+            credit_balance(&db, user, store::now())
+                .await
+                .expect("balance")
+                .paid,
+            Credits::from_halves(7)
         );
         db.close().await.expect("close");
     })
