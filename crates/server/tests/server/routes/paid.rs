@@ -305,7 +305,7 @@ fn pdf_text(pdf: &[u8]) -> String {
 const PRO_ONLY_JSON: [&str; 6] = [
     "Preload the hero image",
     "premium suite",
-    "Handmade oak furniture",
+    "furniture – Workshop",
     "backlinkAnalysis",
     "robotsAnalysis",
     "contentOptimizations",
