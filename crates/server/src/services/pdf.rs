@@ -315,7 +315,7 @@ impl<'a> Writer<'a> {
     }
 
     /// The meta tag insights: the AI analysis and suggested title, description and Open Graph
-    /// tags, and the content and heading suggestions (docs/PRODUCT.md §2.6.8).
+    /// tags, and the content and heading suggestions (docs/PRODUCT.md §2.6.6).
     fn meta_insights(&mut self, p: &PerformanceMetrics) {
         let Some(meta) = &p.meta_tag_suggestions else {
             return;
@@ -589,7 +589,7 @@ impl<'a> Writer<'a> {
         self.findings(&sitemap.findings);
     }
 
-    /// The Premium Optimization Suite (docs/PRODUCT.md §2.6.9).
+    /// The Premium Optimization Suite (docs/PRODUCT.md §2.6.6).
     fn premium_suite(&mut self, suite: &PremiumOptimizations) {
         self.heading("Premium Optimization Suite");
         let auto = &suite.auto_optimizations;
