@@ -38,6 +38,14 @@ impl CreditPool {
             CreditPool::Trial => "trial",
         }
     }
+
+    /// The users column holding this pool's balance.
+    fn column(self) -> U {
+        match self {
+            CreditPool::Paid => U::ReportCredits,
+            CreditPool::Trial => U::TrialCredits,
+        }
+    }
 }
 
 /// Who pays for a spend: the requester's own trial credit first, then the paid credits of
@@ -210,54 +218,19 @@ pub(crate) async fn spend_in<C: ConnectionTrait>(
     else {
         return Ok(insufficient);
     };
-    if !from_trial.is_zero() {
-        let n = halves(from_trial);
-        let taken = users::Entity::update_many()
-            .col_expr(U::TrialCredits, Expr::col(U::TrialCredits).sub(n))
-            .col_expr(U::UpdatedAt, Expr::value(at))
-            .filter(U::Id.eq(payer.user_id))
-            .filter(U::TrialCredits.gte(n))
-            .filter(U::TrialExpiresAt.gt(at))
-            .exec(txn)
-            .await?;
-        if taken.rows_affected != 1 {
+    for (user, amount, pool) in [
+        (payer.user_id, from_trial, CreditPool::Trial),
+        (payer.paid_by, from_paid, CreditPool::Paid),
+    ] {
+        if amount.is_zero() {
+            continue;
+        }
+        if !take(txn, user, amount, pool, at).await? {
+            // Only reachable if a row changed under us, which the lock rules out; the caller
+            // rolls back, so a part taken before is undone too.
             return Ok(insufficient);
         }
-        ledger(
-            txn,
-            payer.user_id,
-            -n,
-            CreditPool::Trial,
-            "spend",
-            reference,
-            at,
-        )
-        .await?;
-    }
-    if !from_paid.is_zero() {
-        let n = halves(from_paid);
-        let taken = users::Entity::update_many()
-            .col_expr(U::ReportCredits, Expr::col(U::ReportCredits).sub(n))
-            .col_expr(U::UpdatedAt, Expr::value(at))
-            .filter(U::Id.eq(payer.paid_by))
-            .filter(U::ReportCredits.gte(n))
-            .exec(txn)
-            .await?;
-        if taken.rows_affected != 1 {
-            // Only reachable if the row changed under us, which the lock rules out; the
-            // caller rolls back, so the trial part above is undone too.
-            return Ok(insufficient);
-        }
-        ledger(
-            txn,
-            payer.paid_by,
-            -n,
-            CreditPool::Paid,
-            "spend",
-            reference,
-            at,
-        )
-        .await?;
+        ledger(txn, user, -halves(amount), pool, "spend", reference, at).await?;
     }
     Ok(Spend::Spent(Charge {
         trial: from_trial,
@@ -307,10 +280,7 @@ pub async fn refund_credits(
 ) -> StoreResult<()> {
     let at = now();
     let n = halves(amount);
-    let column = match pool {
-        CreditPool::Paid => U::ReportCredits,
-        CreditPool::Trial => U::TrialCredits,
-    };
+    let column = pool.column();
     let txn = begin_write(db).await?;
     if !add_to(&txn, user_id, column, n, at).await? {
         return Err(StoreError::NotFound);
@@ -512,6 +482,28 @@ async fn ledger<C: ConnectionTrait>(
     .exec_without_returning(db)
     .await?;
     Ok(())
+}
+
+/// Takes `amount` from one pool of a user, guarded: never below zero, and a trial credit only
+/// while it is valid. `false` when the pool does not hold it.
+async fn take<C: ConnectionTrait>(
+    txn: &C,
+    user_id: i64,
+    amount: Credits,
+    pool: CreditPool,
+    at: DateTime<Utc>,
+) -> StoreResult<bool> {
+    let n = halves(amount);
+    let column = pool.column();
+    let mut update = users::Entity::update_many()
+        .col_expr(column, Expr::col(column).sub(n))
+        .col_expr(U::UpdatedAt, Expr::value(at))
+        .filter(U::Id.eq(user_id))
+        .filter(Expr::col(column).gte(n));
+    if pool == CreditPool::Trial {
+        update = update.filter(U::TrialExpiresAt.gt(at));
+    }
+    Ok(update.exec(txn).await?.rows_affected == 1)
 }
 
 /// Adds `amount` to a balance column of a user; `false` when there is no such user.
