@@ -147,6 +147,7 @@ bench corpus="": wasm
     cargo bench -p analyzer --bench browser
     cargo bench -p server --bench load
     cargo bench -p server --bench signin
+    cargo bench -p server --bench paid
     cargo bench -p server --bench queue
     SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs

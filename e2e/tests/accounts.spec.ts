@@ -49,7 +49,7 @@ test.describe("accounts", () => {
     await page.getByRole("button", { name: "Analyze" }).click();
     await expect(page).toHaveURL(/\/results\?id=/, { timeout: 90_000 });
     await page.goto("/dashboard");
-    await expect(page.getByText(/Includes 1 free trial credit, valid until/)).toBeVisible();
+    await expect(page.getByText(/Includes 1 credit of the free trial, valid until/)).toBeVisible();
     await expect(page.getByRole("heading", { name: siteUrl })).toBeVisible();
     await expect(page.getByRole("img", { name: /Overall score from \d+ to \d+ over 1 analyses/ })).toBeVisible();
     await expect(page.getByRole("link", { name: "Open Report" })).toBeVisible();

@@ -120,26 +120,55 @@ test.describe("the free-report journey", () => {
     await shot(page, info, "results-share-link");
   });
 
-  test("a paid report shows the full meta tag analysis, the PDF link and no upsell", async ({ page, context, siteUrl }, info) => {
+  test("editing paid=true into a free report's address shows nothing more", async ({ page, siteUrl }, info) => {
     await analyze(page, siteUrl);
     const url = new URL(page.url());
     url.searchParams.set("paid", "true");
     url.searchParams.set("type", "standard");
     await page.goto(url.pathname + url.search);
+    await expect(page.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible();
+    // The server sent a free report: the upsell stays, the Pro-only parts stay locked, and
+    // there is no purchase to announce.
+    await expect(page.getByRole("heading", { name: "Upgrade to In-Depth Analysis" })).toBeVisible();
+    await expect(page.getByText("Upgrade to Pro to view").first()).toBeVisible();
+    await expect(page.getByRole("link", { name: "Advanced Analysis" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Download PDF Report" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "In-depth site analysis" })).toHaveCount(0);
+    await expect(page.getByText("Purchase Complete!", { exact: true })).toHaveCount(0);
+    await shot(page, info, "results-free-with-paid-address");
+  });
+
+  test("a signed-in user spends the trial credit on a standard report and gets it whole", async ({ page, siteUrl }, info) => {
+    await page.goto("/accounts/sign-up");
+    await page.getByLabel("First name").fill("Pat");
+    await page.getByLabel("Last name").fill("Buyer");
+    await page.getByLabel("Email").fill(`pat-${Date.now()}@example.com`);
+    await page.getByLabel("Username").fill("pat");
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Start Free Trial" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("link", { name: "Your credits: 1 credit" })).toBeVisible();
+
+    await analyze(page, siteUrl);
+    await page.getByRole("button", { name: "Advanced Analysis" }).click();
+    const chooser = page.getByRole("dialog", { name: "Choose your report" });
+    await expect(chooser.getByText("Basic · 0.5 credits")).toBeVisible();
+    await expect(chooser.getByText("Standard · 1 credit")).toBeVisible();
+    // Premium costs more than the trial credit: it leads to buying credits instead.
+    await expect(chooser.getByRole("link", { name: "Buy credits" })).toHaveAttribute("href", "/pricing");
+    await shot(page, info, "report-chooser", false);
+    await chooser.getByRole("button", { name: /Start a Standard report/ }).click();
+    await expect(page).toHaveURL(/\/results\?id=[^&]+&url=[^&]+&paid=true&type=standard/, { timeout: 120_000 });
     await expect(page.getByText("Purchase Complete!", { exact: true })).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Meta tag insights" })).toBeVisible();
+    await expect(page.getByText("Professional report")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "In-depth site analysis" })).toBeVisible();
     await expect(page.getByText("Upgrade to Pro to view")).toHaveCount(0);
     await expect(page.getByRole("heading", { name: "Upgrade to In-Depth Analysis" })).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "Advanced Analysis" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Download PDF Report" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Your credits: 0 credits" })).toBeVisible();
     await shot(page, info, "results-paid");
-    const request = context.waitForEvent("request", (r) => r.url().includes("/api/download-report/"));
-    await page.getByRole("button", { name: "Download PDF Report" }).click();
-    expect(new URL((await request).url()).pathname).toBe(`/api/download-report/${url.searchParams.get("id")}`);
-    await expect(page.getByText("There was a problem downloading your report. Please try again.", { exact: true })).toHaveCount(0);
-
-    // type=basic keeps the basic view even with paid=true.
-    url.searchParams.set("type", "basic");
-    await page.goto(url.pathname + url.search);
-    await expect(page.getByRole("heading", { name: "Upgrade to In-Depth Analysis" })).toBeVisible();
   });
 });

@@ -607,6 +607,8 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
         id: input.id.clone(),
         url: input.url.clone(),
         report_type: input.report_type,
+        // The worker stores whether it was paid for; the analyzer only builds it.
+        paid: false,
         pages_analyzed: input.site.pages.len() as u32,
         created_at: input.created_at.clone(),
         scores: Scores {

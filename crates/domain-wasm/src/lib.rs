@@ -6,6 +6,7 @@
 //! is the domain error's text, through [`fail`]. The TypeScript declarations of the contract
 //! types are appended to the package's `.d.ts` from the generated `contract.ts`.
 
+use domain::credits::Credits;
 use domain::{
     accounts, advice, commerce, constants, forms, performance, report, robots, score, share,
     site_url, snippet,
@@ -302,6 +303,45 @@ pub fn plans() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = reportTypes, unchecked_return_type = "ReportTypeInfo[]")]
 pub fn report_types() -> Result<JsValue, JsError> {
     to_js(&commerce::report_types())
+}
+
+/// A number of credits as people read it: `0.5`, `1`, `2.5`; throws on a number that is not a
+/// whole or half number from 0.
+#[wasm_bindgen(js_name = formatCredits)]
+pub fn format_credits(credits: f64) -> Result<String, JsError> {
+    Ok(Credits::from_number(credits).map_err(fail)?.to_string())
+}
+
+/// A number of credits with its unit: `0.5 credits`, `1 credit`.
+#[wasm_bindgen(js_name = creditsLabel)]
+pub fn credits_label(credits: f64) -> Result<String, JsError> {
+    Ok(Credits::from_number(credits).map_err(fail)?.label())
+}
+
+/// Reads a number of credits written as `0.5`, `1` or `2.5`; throws on anything else.
+#[wasm_bindgen(js_name = parseCredits)]
+pub fn parse_credits(text: &str) -> Result<f64, JsError> {
+    Ok(Credits::parse(text).map_err(fail)?.as_number())
+}
+
+/// What a report of this type costs, in credits.
+#[wasm_bindgen(js_name = reportCost)]
+pub fn report_cost(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+) -> Result<f64, JsError> {
+    Ok(commerce::report_cost(from_js(report_type)?).as_number())
+}
+
+/// What a user whose credits do not cover a report of this type is told.
+#[wasm_bindgen(js_name = insufficientCreditsMessage)]
+pub fn insufficient_credits_message(
+    #[wasm_bindgen(unchecked_param_type = "ReportType")] report_type: JsValue,
+    balance: f64,
+) -> Result<String, JsError> {
+    Ok(commerce::insufficient_credits_message(
+        from_js(report_type)?,
+        Credits::from_number(balance).map_err(fail)?,
+    ))
 }
 
 /// Every checkout package id.

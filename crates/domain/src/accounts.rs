@@ -343,9 +343,9 @@ pub struct Account {
     /// Whether the free trial was used (docs/PRODUCT.md §5.6).
     pub has_used_trial: bool,
     /// Paid credits spendable now: the team owner's when the user is a team member.
-    pub paid_credits: u32,
+    pub paid_credits: crate::credits::Credits,
     /// Trial credits still valid now.
-    pub trial_credits: u32,
+    pub trial_credits: crate::credits::Credits,
     /// When the trial credit expires (RFC 3339), once a trial was started.
     pub trial_expires_at: Option<String>,
     /// Subscription plan (`basic` without one).

@@ -7,8 +7,8 @@
 use ts_rs::{Config, TS};
 
 use crate::{
-    accounts, commerce, constants, forms, performance, professional, report, robots, score,
-    site_url, snippet,
+    accounts, commerce, constants, credits, forms, performance, professional, report, robots,
+    score, site_url, snippet,
 };
 
 macro_rules! declarations {
@@ -21,6 +21,7 @@ macro_rules! declarations {
 pub fn typescript() -> String {
     let cfg = Config::new();
     let decls = declarations![&cfg;
+        credits::Credits,
         report::FindingType,
         report::Finding,
         report::SectionStatus,

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::credits::Credits;
 use crate::forms::CalculatorInput;
 use crate::report::ReportType;
 
@@ -13,7 +14,7 @@ pub const CREDIT_PRICE_CENTS: u32 = 500;
 /// Free basic analyses per visitor address per UTC day.
 pub const FREE_ANALYSES_PER_DAY: u32 = 3;
 /// Credits granted by the free trial.
-pub const TRIAL_CREDITS: u32 = 1;
+pub const TRIAL_CREDITS: Credits = Credits::whole(1);
 /// Days the trial credit stays valid.
 pub const TRIAL_VALID_DAYS: u32 = 7;
 /// Hours a report saves, used by the calculator.
@@ -294,8 +295,8 @@ pub struct ReportTypeInfo {
     pub report_type: ReportType,
     /// Display name.
     pub name: String,
-    /// Credits per report.
-    pub credits: f64,
+    /// Credits per report (0.5, 1 or 2).
+    pub credits: Credits,
     /// Pages crawled.
     pub pages: u32,
     /// Whether the report carries the Sitelens watermark.
@@ -304,17 +305,46 @@ pub struct ReportTypeInfo {
     pub white_label: bool,
 }
 
+/// What a report of this type costs (docs/PRODUCT.md §9.2): basic half a credit, standard 1,
+/// premium 2.
+pub fn report_cost(t: ReportType) -> Credits {
+    match t {
+        ReportType::Basic => Credits::HALF,
+        ReportType::Standard => Credits::whole(1),
+        ReportType::Premium => Credits::whole(2),
+    }
+}
+
+/// The display name of a report type: `Basic`, `Standard`, `Premium`.
+pub fn report_type_name(t: ReportType) -> &'static str {
+    match t {
+        ReportType::Basic => "Basic",
+        ReportType::Standard => "Standard",
+        ReportType::Premium => "Premium",
+    }
+}
+
+/// What a signed-in user is told when their credits do not cover a paid report: the price,
+/// the balance, and where to buy more.
+pub fn insufficient_credits_message(t: ReportType, balance: Credits) -> String {
+    format!(
+        "A {} report costs {} and you have {}. Buy credits on the pricing page to run it.",
+        report_type_name(t),
+        report_cost(t).label(),
+        balance.label()
+    )
+}
+
+/// What a signed-out visitor is told when asking for a paid report.
+pub const PAID_REPORT_NEEDS_SIGN_IN: &str =
+    "Sign in to run a paid report: it is paid for with the credits of your account.";
+
 /// Details of one report type.
 pub fn report_type_info(t: ReportType) -> ReportTypeInfo {
-    let (name, credits) = match t {
-        ReportType::Basic => ("Basic", 0.5),
-        ReportType::Standard => ("Standard", 1.0),
-        ReportType::Premium => ("Premium", 2.0),
-    };
     ReportTypeInfo {
         report_type: t,
-        name: name.to_owned(),
-        credits,
+        name: report_type_name(t).to_owned(),
+        credits: report_cost(t),
         pages: t.pages(),
         watermarked: t.watermarked(),
         white_label: !t.watermarked(),
@@ -399,7 +429,10 @@ pub fn calculate(input: &CalculatorInput) -> CalculatorResult {
     );
     let team = input.team.clamp(1, i64::from(u32::MAX)) as u32;
     // Count in half credits so the arithmetic stays exact.
-    let halves = basic + 2 * standard + 4 * premium;
+    let cost = |t: ReportType, n: u32| n.saturating_mul(report_cost(t).halves());
+    let halves = cost(ReportType::Basic, basic)
+        .saturating_add(cost(ReportType::Standard, standard))
+        .saturating_add(cost(ReportType::Premium, premium));
     let credits = f64::from(halves) / 2.0;
     let whole_credits = halves.div_ceil(2);
     let pay_as_you_go = cheapest_purchase(whole_credits);

@@ -197,7 +197,7 @@ pub struct ProductConstants {
     /// Free basic analyses per visitor per day.
     pub free_analyses_per_day: u32,
     /// Credits of the free trial.
-    pub trial_credits: u32,
+    pub trial_credits: crate::credits::Credits,
     /// Days the trial credit is valid.
     pub trial_valid_days: u32,
     /// Price of one credit, cents.

@@ -9,6 +9,8 @@ pub mod advice;
 pub mod bindings;
 pub mod commerce;
 pub mod constants;
+pub mod credits;
+pub mod entitlement;
 pub mod forms;
 pub mod performance;
 pub mod professional;

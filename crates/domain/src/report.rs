@@ -469,6 +469,11 @@ pub struct AnalysisReport {
     pub url: String,
     /// Which report this is.
     pub report_type: ReportType,
+    /// Whether the report was paid for (with credits). An unpaid report reaches its readers
+    /// without the Pro-only content (see [`crate::entitlement`]); the server decides, never the
+    /// address a reader opened.
+    #[serde(default)]
+    pub paid: bool,
     /// Number of pages the report rests on.
     pub pages_analyzed: u32,
     /// When the analysis finished, RFC 3339.
@@ -582,6 +587,11 @@ pub struct ProgressEvent {
 pub struct AnalyzeRequest {
     /// The address as typed.
     pub url: String,
+    /// A paid report of this type, paid with the signed-in user's credits (docs/PRODUCT.md
+    /// §9.2); absent for the free basic report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub report_type: Option<ReportType>,
 }
 
 /// The `data` part of an analyze response.

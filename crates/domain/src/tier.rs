@@ -68,10 +68,16 @@ impl ReportType {
     /// The line at the foot of every page of the report's PDF: the analysed address, then the
     /// watermark when this report type carries one.
     pub fn footer(self, url: &str) -> String {
-        match self.watermark() {
-            Some(mark) => format!("Website analysis of {url} · {mark}"),
-            None => format!("Website analysis of {url}"),
-        }
+        footer_text(url, self.watermarked())
+    }
+}
+
+/// The PDF footer line for `url`, with the watermark when `watermarked`.
+pub fn footer_text(url: &str, watermarked: bool) -> String {
+    if watermarked {
+        format!("Website analysis of {url} · {WATERMARK}")
+    } else {
+        format!("Website analysis of {url}")
     }
 }
 

@@ -30,6 +30,9 @@ pub enum AppError {
     /// 401: the caller must sign in.
     #[error("{0}")]
     Unauthorized(String),
+    /// 402: the caller's credits do not cover what was asked for.
+    #[error("{0}")]
+    PaymentRequired(String),
     /// 403: signed in, but not allowed; or a cross-site request refused.
     #[error("{0}")]
     Forbidden(String),
@@ -81,6 +84,7 @@ impl AppError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -161,6 +165,8 @@ impl From<SubmitError> for AppError {
                     store::now().timestamp_millis() as f64,
                 ),
             },
+            SubmitError::SignInRequired => Self::Unauthorized(e.to_string()),
+            SubmitError::InsufficientCredits(m) => Self::PaymentRequired(m),
             SubmitError::Store(e) => e.into(),
         }
     }

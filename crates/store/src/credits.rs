@@ -1,11 +1,15 @@
 //! Credits: spending, granting for a payment, the trial credit, refunds and the audit ledger.
 //!
+//! Every amount is a [`Credits`] (docs/PRODUCT.md §9.2: the basic report costs half a credit);
+//! the columns store half credits ([`Credits::halves`], since migration 14).
+//!
 //! A user's paid credits (`users.report_credits`, which never expire) and trial credit
 //! (`users.trial_credits`, valid until `users.trial_expires_at`) are kept apart so an expired
 //! trial can never be spent. Every movement is written to `credit_ledger` in the same
 //! transaction as the balance change.
 
 use chrono::{DateTime, Duration, Utc};
+use domain::credits::Credits;
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
@@ -34,33 +38,83 @@ impl CreditPool {
             CreditPool::Trial => "trial",
         }
     }
+
+    /// The users column holding this pool's balance.
+    fn column(self) -> U {
+        match self {
+            CreditPool::Paid => U::ReportCredits,
+            CreditPool::Trial => U::TrialCredits,
+        }
+    }
+}
+
+/// Who pays for a spend: the requester's own trial credit first, then the paid credits of
+/// `paid_by` (the requester, or the owner of the team the requester belongs to: members share
+/// their owner's paid credits, docs/PRODUCT.md §6.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Payer {
+    /// The requesting user, whose trial credit is used first.
+    pub user_id: i64,
+    /// Whose paid credits pay the rest.
+    pub paid_by: i64,
+}
+
+impl Payer {
+    /// A user paying with their own credits.
+    pub fn own(user_id: i64) -> Payer {
+        Payer {
+            user_id,
+            paid_by: user_id,
+        }
+    }
+}
+
+/// What a spend took, and from where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charge {
+    /// Taken from the requester's trial credit.
+    pub trial: Credits,
+    /// Taken from `paid_by`'s paid credits.
+    pub paid: Credits,
+    /// Whose paid credits were used.
+    pub paid_by: i64,
+}
+
+impl Charge {
+    /// Everything the spend took.
+    pub fn total(&self) -> Credits {
+        self.trial.checked_add(self.paid).unwrap_or(Credits::MAX)
+    }
 }
 
 /// The outcome of [`spend_credits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spend {
-    /// The credits were taken from this pool.
-    Spent(CreditPool),
-    /// Neither an unexpired trial credit nor the paid balance covered the amount; nothing
-    /// changed.
-    Insufficient,
+    /// The credits were taken.
+    Spent(Charge),
+    /// The unexpired trial credit and the paid credits together did not cover the amount;
+    /// nothing changed. `balance` is what they came to.
+    Insufficient {
+        /// Spendable credits at the time of the attempt.
+        balance: Credits,
+    },
 }
 
 /// A user's spendable credits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CreditBalance {
     /// Paid credits.
-    pub paid: i32,
+    pub paid: Credits,
     /// Trial credits still valid at the time asked (0 once expired).
-    pub trial: i32,
+    pub trial: Credits,
     /// When the trial credit expires, if a trial was started.
     pub trial_expires_at: Option<DateTime<Utc>>,
 }
 
 impl CreditBalance {
     /// Everything spendable now.
-    pub fn total(&self) -> i32 {
-        self.paid + self.trial
+    pub fn total(&self) -> Credits {
+        self.paid.checked_add(self.trial).unwrap_or(Credits::MAX)
     }
 }
 
@@ -80,95 +134,158 @@ pub struct Purchase {
     pub user_id: i64,
     /// The payment's id at the processor (Stripe payment intent id, or a test-mode id).
     pub payment_id: String,
-    /// Credits to add.
-    pub credits: u32,
+    /// Credits to add: whole credits (a pack, a custom amount or a plan's monthly credits).
+    pub credits: Credits,
     /// What was paid, in cents.
     pub amount_paid_cents: i64,
     /// The pack or plan bought, e.g. `credit-5`.
     pub package_type: String,
 }
 
-/// Spends `amount` credits of a user, taking an unexpired trial credit first, then paid
-/// credits; never below zero.
-///
-/// Each attempt is one guarded `UPDATE ... WHERE credits >= amount`, so a hundred concurrent
-/// spends against a balance of fifty succeed exactly fifty times, on both engines.
+/// A stored half-credit count (never negative: the columns have a check) as [`Credits`].
+pub(crate) fn stored(halves: i32) -> Credits {
+    Credits::from_halves(u32::try_from(halves).unwrap_or(0))
+}
+
+/// [`Credits`] as a stored half-credit count ([`Credits::MAX`] fits by construction).
+pub(crate) fn halves(credits: Credits) -> i32 {
+    i32::try_from(credits.halves()).unwrap_or(i32::MAX)
+}
+
+/// Spends `amount` credits for `payer`: the requester's unexpired trial credit first, the rest
+/// from the paid credits of `payer.paid_by`; never below zero. The ledger gets a row per pool
+/// used, with `reference` (the job, for an analysis).
 pub async fn spend_credits(
     db: &DatabaseConnection,
-    user_id: i64,
-    amount: u32,
+    payer: Payer,
+    amount: Credits,
     reference: Option<&str>,
 ) -> StoreResult<Spend> {
     let txn = begin_write(db).await?;
-    let spend = spend_in(&txn, user_id, amount, reference).await?;
+    let spend = spend_in(&txn, payer, amount, reference).await?;
     match spend {
         Spend::Spent(_) => txn.commit().await?,
-        Spend::Insufficient => {
-            txn.rollback().await?;
-            ensure_user_exists(db, user_id).await?;
-        }
+        Spend::Insufficient { .. } => txn.rollback().await?,
     }
     Ok(spend)
 }
 
 /// [`spend_credits`] inside the caller's write transaction; on [`Spend::Insufficient`]
 /// nothing was changed.
+///
+/// The payer's rows are read `FOR UPDATE` on PostgreSQL (in id order, so an owner and a member
+/// spending at once cannot deadlock), and SQLite's write transaction already excludes other
+/// writers, so the balance read is the one the updates change. The updates are guarded
+/// (`... WHERE credits >= amount`) all the same: a hundred concurrent spends against a balance
+/// of fifty succeed exactly fifty times, on both engines.
 pub(crate) async fn spend_in<C: ConnectionTrait>(
     txn: &C,
-    user_id: i64,
-    amount: u32,
+    payer: Payer,
+    amount: Credits,
     reference: Option<&str>,
 ) -> StoreResult<Spend> {
     let at = now();
-    let amount =
-        i32::try_from(amount).map_err(|_| StoreError::Conflict("amount too large".into()))?;
-    let trial = users::Entity::update_many()
-        .col_expr(U::TrialCredits, Expr::col(U::TrialCredits).sub(amount))
-        .col_expr(U::UpdatedAt, Expr::value(at))
-        .filter(U::Id.eq(user_id))
-        .filter(U::TrialCredits.gte(amount))
-        .filter(U::TrialExpiresAt.gt(at))
-        .exec(txn)
+    let mut ids = vec![payer.user_id, payer.paid_by];
+    ids.sort_unstable();
+    ids.dedup();
+    let rows = users::Entity::find()
+        .filter(U::Id.is_in(ids))
+        .order_by_asc(U::Id)
+        .lock_exclusive()
+        .all(txn)
         .await?;
-    let pool = if trial.rows_affected == 1 {
-        CreditPool::Trial
+    let requester = rows
+        .iter()
+        .find(|u| u.id == payer.user_id)
+        .ok_or(StoreError::NotFound)?;
+    let owner = rows
+        .iter()
+        .find(|u| u.id == payer.paid_by)
+        .ok_or(StoreError::NotFound)?;
+    let trial_left = if requester.trial_expires_at.is_some_and(|e| e > at) {
+        stored(requester.trial_credits)
     } else {
-        let paid = users::Entity::update_many()
-            .col_expr(U::ReportCredits, Expr::col(U::ReportCredits).sub(amount))
-            .col_expr(U::UpdatedAt, Expr::value(at))
-            .filter(U::Id.eq(user_id))
-            .filter(U::ReportCredits.gte(amount))
-            .exec(txn)
-            .await?;
-        if paid.rows_affected != 1 {
-            return Ok(Spend::Insufficient);
-        }
-        CreditPool::Paid
+        Credits::ZERO
     };
-    ledger(txn, user_id, -amount, pool, "spend", reference, at).await?;
-    Ok(Spend::Spent(pool))
+    let paid_left = stored(owner.report_credits);
+    let insufficient = Spend::Insufficient {
+        balance: trial_left.checked_add(paid_left).unwrap_or(Credits::MAX),
+    };
+    let from_trial = trial_left.min(amount);
+    let Some(from_paid) = amount
+        .checked_sub(from_trial)
+        .filter(|rest| *rest <= paid_left)
+    else {
+        return Ok(insufficient);
+    };
+    for (user, amount, pool) in [
+        (payer.user_id, from_trial, CreditPool::Trial),
+        (payer.paid_by, from_paid, CreditPool::Paid),
+    ] {
+        if amount.is_zero() {
+            continue;
+        }
+        if !take(txn, user, amount, pool, at).await? {
+            // Only reachable if a row changed under us, which the lock rules out; the caller
+            // rolls back, so a part taken before is undone too.
+            return Ok(insufficient);
+        }
+        ledger(txn, user, -halves(amount), pool, "spend", reference, at).await?;
+    }
+    Ok(Spend::Spent(Charge {
+        trial: from_trial,
+        paid: from_paid,
+        paid_by: payer.paid_by,
+    }))
 }
 
-/// Gives back credits taken by [`spend_credits`] (for example when a paid analysis failed).
+/// Gives back, inside the caller's transaction, what a spend took: the trial part to
+/// `trial_user`, the paid part to `charge.paid_by`, each with a `refund` ledger row naming
+/// `reference`. A user deleted since is skipped (there is no balance left to return to).
+pub(crate) async fn refund_in<C: ConnectionTrait>(
+    txn: &C,
+    trial_user: i64,
+    charge: &Charge,
+    reference: Option<&str>,
+) -> StoreResult<()> {
+    let at = now();
+    for (user, amount, column, pool) in [
+        (trial_user, charge.trial, U::TrialCredits, CreditPool::Trial),
+        (
+            charge.paid_by,
+            charge.paid,
+            U::ReportCredits,
+            CreditPool::Paid,
+        ),
+    ] {
+        if amount.is_zero() {
+            continue;
+        }
+        let n = halves(amount);
+        if add_to(txn, user, column, n, at).await? {
+            ledger(txn, user, n, pool, "refund", reference, at).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Gives back `amount` credits to one pool of a user, with a `refund` ledger row (an admin's
+/// correction; a failed paid analysis is refunded by [`crate::jobs::fail_job`] itself).
 pub async fn refund_credits(
     db: &DatabaseConnection,
     user_id: i64,
-    amount: u32,
+    amount: Credits,
     pool: CreditPool,
     reference: Option<&str>,
 ) -> StoreResult<()> {
     let at = now();
-    let amount =
-        i32::try_from(amount).map_err(|_| StoreError::Conflict("amount too large".into()))?;
-    let column = match pool {
-        CreditPool::Paid => U::ReportCredits,
-        CreditPool::Trial => U::TrialCredits,
-    };
+    let n = halves(amount);
+    let column = pool.column();
     let txn = begin_write(db).await?;
-    if !add_to(&txn, user_id, column, amount, at).await? {
+    if !add_to(&txn, user_id, column, n, at).await? {
         return Err(StoreError::NotFound);
     }
-    ledger(&txn, user_id, amount, pool, "refund", reference, at).await?;
+    ledger(&txn, user_id, n, pool, "refund", reference, at).await?;
     txn.commit().await?;
     Ok(())
 }
@@ -176,16 +293,24 @@ pub async fn refund_credits(
 /// Grants the credits of a payment exactly once per payment id.
 ///
 /// The purchase row (unique by payment id) and the balance increment are one transaction: a
-/// webhook delivered ten times at once grants once, and a failure leaves neither.
+/// webhook delivered ten times at once grants once, and a failure leaves neither. A purchase
+/// is of whole credits (`credit_purchases.credits_added` keeps whole credits, the receipt of
+/// what was bought); a fraction is refused.
 pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> StoreResult<Grant> {
     let at = now();
-    let credits = i32::try_from(purchase.credits)
+    if purchase.credits.halves() % 2 != 0 {
+        return Err(StoreError::Conflict(
+            "a purchase is of whole credits".into(),
+        ));
+    }
+    let bought = i32::try_from(purchase.credits.halves() / 2)
         .map_err(|_| StoreError::Conflict("credit amount too large".into()))?;
+    let n = halves(purchase.credits);
     let txn = begin_write(db).await?;
     let inserted = credit_purchases::Entity::insert(credit_purchases::ActiveModel {
         user_id: Set(Some(purchase.user_id)),
         stripe_payment_intent_id: Set(purchase.payment_id.clone()),
-        credits_added: Set(credits),
+        credits_added: Set(bought),
         amount_paid_cents: Set(purchase.amount_paid_cents),
         package_type: Set(purchase.package_type.clone()),
         created_at: Set(at),
@@ -202,14 +327,14 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
         txn.rollback().await?;
         return Ok(Grant::AlreadyGranted);
     }
-    if !add_to(&txn, purchase.user_id, U::ReportCredits, credits, at).await? {
+    if !add_to(&txn, purchase.user_id, U::ReportCredits, n, at).await? {
         txn.rollback().await?;
         return Err(StoreError::NotFound);
     }
     ledger(
         &txn,
         purchase.user_id,
-        credits,
+        n,
         CreditPool::Paid,
         "purchase",
         Some(&purchase.payment_id),
@@ -224,27 +349,17 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
 pub async fn grant_credits(
     db: &DatabaseConnection,
     user_id: i64,
-    credits: u32,
+    credits: Credits,
     reason: &str,
     reference: Option<&str>,
 ) -> StoreResult<()> {
     let at = now();
-    let credits =
-        i32::try_from(credits).map_err(|_| StoreError::Conflict("amount too large".into()))?;
+    let n = halves(credits);
     let txn = begin_write(db).await?;
-    if !add_to(&txn, user_id, U::ReportCredits, credits, at).await? {
+    if !add_to(&txn, user_id, U::ReportCredits, n, at).await? {
         return Err(StoreError::NotFound);
     }
-    ledger(
-        &txn,
-        user_id,
-        credits,
-        CreditPool::Paid,
-        reason,
-        reference,
-        at,
-    )
-    .await?;
+    ledger(&txn, user_id, n, CreditPool::Paid, reason, reference, at).await?;
     txn.commit().await?;
     Ok(())
 }
@@ -257,17 +372,16 @@ pub async fn grant_credits(
 pub async fn start_trial(
     db: &DatabaseConnection,
     user_id: i64,
-    credits: u32,
+    credits: Credits,
     valid_for: Duration,
 ) -> StoreResult<DateTime<Utc>> {
     let at = now();
     let expires_at = at + valid_for;
-    let credits =
-        i32::try_from(credits).map_err(|_| StoreError::Conflict("amount too large".into()))?;
+    let n = halves(credits);
     let txn = begin_write(db).await?;
     let updated = users::Entity::update_many()
         .col_expr(U::HasUsedTrial, Expr::value(true))
-        .col_expr(U::TrialCredits, Expr::value(credits))
+        .col_expr(U::TrialCredits, Expr::value(n))
         .col_expr(U::TrialExpiresAt, Expr::value(expires_at))
         .col_expr(U::UpdatedAt, Expr::value(at))
         .filter(U::Id.eq(user_id))
@@ -279,7 +393,7 @@ pub async fn start_trial(
         ensure_user_exists(db, user_id).await?;
         return Err(StoreError::Conflict("trial already used".into()));
     }
-    ledger(&txn, user_id, credits, CreditPool::Trial, "trial", None, at).await?;
+    ledger(&txn, user_id, n, CreditPool::Trial, "trial", None, at).await?;
     txn.commit().await?;
     Ok(expires_at)
 }
@@ -296,13 +410,18 @@ pub async fn credit_balance(
         .ok_or(StoreError::NotFound)?;
     let trial_valid = user.trial_expires_at.is_some_and(|expires| expires > at);
     Ok(CreditBalance {
-        paid: user.report_credits,
-        trial: if trial_valid { user.trial_credits } else { 0 },
+        paid: stored(user.report_credits),
+        trial: if trial_valid {
+            stored(user.trial_credits)
+        } else {
+            Credits::ZERO
+        },
         trial_expires_at: user.trial_expires_at,
     })
 }
 
-/// The newest `limit` ledger entries of a user, newest first.
+/// The newest `limit` ledger entries of a user, newest first; `delta` is in half credits
+/// ([`ledger_delta`] reads it).
 pub async fn credit_history(
     db: &DatabaseConnection,
     user_id: i64,
@@ -314,6 +433,14 @@ pub async fn credit_history(
         .limit(limit)
         .all(db)
         .await?)
+}
+
+/// A ledger row's movement: whether it added credits, and how many.
+pub fn ledger_delta(row: &credit_ledger::Model) -> (bool, Credits) {
+    (
+        row.delta >= 0,
+        Credits::from_halves(row.delta.unsigned_abs()),
+    )
 }
 
 /// The purchase recorded for a payment id, if any.
@@ -355,6 +482,28 @@ async fn ledger<C: ConnectionTrait>(
     .exec_without_returning(db)
     .await?;
     Ok(())
+}
+
+/// Takes `amount` from one pool of a user, guarded: never below zero, and a trial credit only
+/// while it is valid. `false` when the pool does not hold it.
+async fn take<C: ConnectionTrait>(
+    txn: &C,
+    user_id: i64,
+    amount: Credits,
+    pool: CreditPool,
+    at: DateTime<Utc>,
+) -> StoreResult<bool> {
+    let n = halves(amount);
+    let column = pool.column();
+    let mut update = users::Entity::update_many()
+        .col_expr(column, Expr::col(column).sub(n))
+        .col_expr(U::UpdatedAt, Expr::value(at))
+        .filter(U::Id.eq(user_id))
+        .filter(Expr::col(column).gte(n));
+    if pool == CreditPool::Trial {
+        update = update.filter(U::TrialExpiresAt.gt(at));
+    }
+    Ok(update.exec(txn).await?.rows_affected == 1)
 }
 
 /// Adds `amount` to a balance column of a user; `false` when there is no such user.

@@ -133,7 +133,10 @@ pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreRes
     let mut analyses = Vec::new();
     for job in jobs {
         let report = match job.result_id {
-            Some(id) => Some(crate::results::get_report(db, id).await?),
+            // As its readers see it: an unpaid report without its Pro-only content.
+            Some(id) => Some(domain::entitlement::viewable(
+                crate::results::get_report(db, id).await?,
+            )),
             None => None,
         };
         analyses.push(json!({
@@ -155,8 +158,8 @@ pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreRes
             "username": user.username,
             "imageUrl": user.image_url,
             "linkedIdentity": user.clerk_id,
-            "reportCredits": user.report_credits,
-            "trialCredits": user.trial_credits,
+            "reportCredits": crate::credits::stored(user.report_credits),
+            "trialCredits": crate::credits::stored(user.trial_credits),
             "trialExpiresAt": user.trial_expires_at.map(|t| t.to_rfc3339()),
             "hasUsedTrial": user.has_used_trial,
             "subscriptionPlan": user.subscription_plan,
@@ -164,7 +167,12 @@ pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreRes
             "createdAt": user.created_at.to_rfc3339(),
         },
         "creditLedger": ledger.iter().map(|l| json!({
-            "delta": l.delta, "pool": l.pool, "reason": l.reason,
+            // In credits, signed: -0.5 for a basic report.
+            "delta": match crate::credits::ledger_delta(l) {
+                (true, c) => c.as_number(),
+                (false, c) => -c.as_number(),
+            },
+            "pool": l.pool, "reason": l.reason,
             "reference": l.reference, "at": l.created_at.to_rfc3339(),
         })).collect::<Vec<_>>(),
         "purchases": purchases.iter().map(|p| json!({

@@ -17,12 +17,13 @@ use uuid::Uuid;
 
 use crate::allowance::{FreeAnalysis, record_in};
 use crate::clock::now;
-use crate::credits::{CreditPool, Spend, ensure_user_exists, spend_in};
+use crate::credits::{Charge, Payer, Spend, refund_in, spend_in, stored};
 use crate::entity::analysis_jobs;
 use crate::entity::analysis_jobs::Column as C;
 use crate::results::{NewResult, insert_result};
 use crate::stats::{ANALYSES_COMPLETED, increment};
 use crate::{StoreError, StoreResult, begin_write, websites};
+use domain::credits::Credits;
 
 /// How many times a job may be claimed: the first run and one retry after an interruption.
 pub const MAX_JOB_ATTEMPTS: i32 = 2;
@@ -111,6 +112,23 @@ pub struct Job {
     pub requester_ip: Option<String>,
     /// The report it produced.
     pub result_id: Option<Uuid>,
+    /// What a paid analysis cost, and who paid; `None` for a free one.
+    pub charge: Option<Charge>,
+    /// When a failed paid analysis gave its credits back.
+    pub credits_refunded_at: Option<DateTime<Utc>>,
+}
+
+/// The charge recorded on a job row, if it cost anything.
+fn charge_of(row: &analysis_jobs::Model) -> Option<Charge> {
+    let charge = Charge {
+        trial: stored(row.trial_charge),
+        paid: stored(row.paid_charge),
+        paid_by: row
+            .charged_user_id
+            .or(row.requester_user_id)
+            .unwrap_or_default(),
+    };
+    (!charge.total().is_zero()).then_some(charge)
 }
 
 impl TryFrom<analysis_jobs::Model> for Job {
@@ -121,6 +139,7 @@ impl TryFrom<analysis_jobs::Model> for Job {
             StoreError::data(format!("stored job status {:?} is unknown", row.status))
         })?;
         let report_type = parse_tier(&row.tier)?;
+        let charge = charge_of(&row);
         Ok(Job {
             id: row.id,
             website_id: row.website_id,
@@ -143,6 +162,8 @@ impl TryFrom<analysis_jobs::Model> for Job {
             requester_user_id: row.requester_user_id,
             requester_ip: row.requester_ip,
             result_id: row.result_id,
+            charge,
+            credits_refunded_at: row.credits_refunded_at,
         })
     }
 }
@@ -180,7 +201,9 @@ impl Job {
     /// Whether a failure of this job gives its visitor's free analysis back: an anonymous
     /// basic analysis used one (docs/PRODUCT.md §9.1).
     pub fn used_free_allowance(&self) -> bool {
-        self.report_type == ReportType::Basic && self.requester_user_id.is_none()
+        self.charge.is_none()
+            && self.report_type == ReportType::Basic
+            && self.requester_user_id.is_none()
     }
 }
 
@@ -221,7 +244,7 @@ pub struct Recovery {
 /// job, in one transaction.
 pub async fn enqueue_analysis(db: &DatabaseConnection, analysis: &NewAnalysis) -> StoreResult<Job> {
     let txn = begin_write(db).await?;
-    let job = enqueue_in(&txn, analysis).await?;
+    let job = enqueue_in(&txn, analysis, Uuid::new_v4(), None).await?;
     txn.commit().await?;
     Ok(job)
 }
@@ -244,45 +267,64 @@ pub async fn enqueue_free_analysis(
             Ok(None)
         }
         FreeAnalysis::Allowed { .. } => {
-            let job = enqueue_in(&txn, analysis).await?;
+            let job = enqueue_in(&txn, analysis, Uuid::new_v4(), None).await?;
             txn.commit().await?;
             Ok(Some(job))
         }
     }
 }
 
-/// A paid analysis: spends `credits` of the requester (see
-/// [`crate::credits::spend_credits`]; the ledger entry names the job) and queues it, in one
-/// transaction, so a credit is never spent on an analysis that was not queued. `None` when
-/// the user's credits do not cover it. `analysis.requester_user_id` must be the paying user.
+/// The outcome of [`enqueue_paid_analysis`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PaidAnalysis {
+    /// The credits were spent and the job queued.
+    Queued(Job),
+    /// The payer's credits did not cover the cost; nothing was written.
+    Insufficient {
+        /// What the payer could spend.
+        balance: Credits,
+    },
+}
+
+/// A paid analysis: spends `cost` for `payer` (see [`crate::credits::spend_credits`]; the
+/// ledger rows name the job), queues the job owned by `payer.user_id` with its charge recorded,
+/// in one transaction: a credit is never spent on an analysis that was not queued, and an
+/// analysis is never queued unpaid. `analysis.requester_user_id` is replaced by the payer.
 pub async fn enqueue_paid_analysis(
     db: &DatabaseConnection,
-    credits: u32,
+    payer: Payer,
+    cost: Credits,
     analysis: &NewAnalysis,
-) -> StoreResult<Option<(Job, CreditPool)>> {
-    let user_id = analysis
-        .requester_user_id
-        .ok_or_else(|| StoreError::Conflict("a paid analysis needs a requesting user".into()))?;
+) -> StoreResult<PaidAnalysis> {
+    let id = Uuid::new_v4();
+    let analysis = NewAnalysis {
+        requester_user_id: Some(payer.user_id),
+        ..analysis.clone()
+    };
     let txn = begin_write(db).await?;
-    let job = enqueue_in(&txn, analysis).await?;
-    match spend_in(&txn, user_id, credits, Some(&job.id.to_string())).await? {
-        Spend::Insufficient => {
+    match spend_in(&txn, payer, cost, Some(&id.to_string())).await? {
+        Spend::Insufficient { balance } => {
             txn.rollback().await?;
-            ensure_user_exists(db, user_id).await?;
-            Ok(None)
+            Ok(PaidAnalysis::Insufficient { balance })
         }
-        Spend::Spent(pool) => {
+        Spend::Spent(charge) => {
+            let job = enqueue_in(&txn, &analysis, id, Some(&charge)).await?;
             txn.commit().await?;
-            Ok(Some((job, pool)))
+            Ok(PaidAnalysis::Queued(job))
         }
     }
 }
 
-async fn enqueue_in<C: ConnectionTrait>(txn: &C, analysis: &NewAnalysis) -> StoreResult<Job> {
+async fn enqueue_in<T: ConnectionTrait>(
+    txn: &T,
+    analysis: &NewAnalysis,
+    id: Uuid,
+    charge: Option<&Charge>,
+) -> StoreResult<Job> {
     let at = now();
     let website = websites::upsert(txn, &analysis.canonical_url, at).await?;
     let row = analysis_jobs::ActiveModel {
-        id: Set(Uuid::new_v4()),
+        id: Set(id),
         website_id: Set(website.id),
         url: Set(analysis.url.clone()),
         canonical_url: Set(analysis.canonical_url.clone()),
@@ -303,6 +345,10 @@ async fn enqueue_in<C: ConnectionTrait>(txn: &C, analysis: &NewAnalysis) -> Stor
         requester_user_id: Set(analysis.requester_user_id),
         requester_ip: Set(analysis.requester_ip.clone()),
         result_id: Set(None),
+        trial_charge: Set(charge.map_or(0, |c| crate::credits::halves(c.trial))),
+        paid_charge: Set(charge.map_or(0, |c| crate::credits::halves(c.paid))),
+        charged_user_id: Set(charge.map(|c| c.paid_by)),
+        credits_refunded_at: Set(None),
     };
     analysis_jobs::Entity::insert(row)
         .exec_with_returning(txn)
@@ -427,7 +473,13 @@ pub async fn complete_job(
         return Err(lost());
     };
     let job = Job::try_from(job)?;
-    let result_id = insert_result(&txn, job.website_id, &job.url, job.report_type, result).await?;
+    // A report is paid when its analysis was (docs/PRODUCT.md §6.3): that decides what its
+    // readers see, whatever the report itself says.
+    let result = NewResult {
+        paid: job.charge.is_some(),
+        ..result.clone()
+    };
+    let result_id = insert_result(&txn, job.website_id, &job.url, job.report_type, &result).await?;
     analysis_jobs::Entity::update_many()
         .col_expr(C::ResultId, Expr::value(result_id))
         .filter(C::Id.eq(job_id))
@@ -438,24 +490,57 @@ pub async fn complete_job(
     Ok(result_id)
 }
 
-/// Marks the job failed with an error message for the visitor. Same ownership rule as
-/// [`heartbeat`].
+/// Marks the job failed with an error message for the visitor and, for a paid analysis, gives
+/// its credits back, in one transaction. Same ownership rule as [`heartbeat`]. Returns the
+/// charge that was given back, if any: it is given back once, whichever path fails the job
+/// (`credits_refunded_at` is set by a guarded update).
 pub async fn fail_job(
     db: &DatabaseConnection,
     job_id: Uuid,
     worker_id: &str,
     error: &str,
-) -> StoreResult<()> {
+) -> StoreResult<Option<Charge>> {
     let at = now();
-    let updated = owned_by(job_id, worker_id)
+    let txn = begin_write(db).await?;
+    let failed = owned_by(job_id, worker_id)
         .col_expr(C::Status, Expr::value(JobStatus::Failed.as_str()))
         .col_expr(C::Error, Expr::value(error))
         .col_expr(C::HeartbeatAt, Expr::value(at))
         .col_expr(C::UpdatedAt, Expr::value(at))
         .col_expr(C::FinishedAt, Expr::value(at))
-        .exec(db)
+        .exec_with_returning(&txn)
         .await?;
-    owned(updated.rows_affected)
+    let Some(row) = failed.into_iter().next() else {
+        txn.rollback().await?;
+        return Err(lost());
+    };
+    let refunded = refund_once_in(&txn, &row).await?;
+    txn.commit().await?;
+    Ok(refunded)
+}
+
+/// Gives a failed paid job's credits back, unless they were given back before: the job's
+/// `credits_refunded_at` is set only where it is still empty, and only the caller that set it
+/// refunds.
+async fn refund_once_in<T: ConnectionTrait>(
+    txn: &T,
+    row: &analysis_jobs::Model,
+) -> StoreResult<Option<Charge>> {
+    let Some(charge) = charge_of(row) else {
+        return Ok(None);
+    };
+    let marked = analysis_jobs::Entity::update_many()
+        .col_expr(C::CreditsRefundedAt, Expr::value(now()))
+        .filter(C::Id.eq(row.id))
+        .filter(C::CreditsRefundedAt.is_null())
+        .exec(txn)
+        .await?;
+    if marked.rows_affected != 1 {
+        return Ok(None);
+    }
+    let trial_user = row.requester_user_id.unwrap_or(charge.paid_by);
+    refund_in(txn, trial_user, &charge, Some(&row.id.to_string())).await?;
+    Ok(Some(charge))
 }
 
 /// What a job's stream says after [`release_job`] put it back in the queue.
@@ -504,6 +589,8 @@ pub async fn recover_stale_jobs(
             .filter(C::Status.eq(JobStatus::Running.as_str()))
             .filter(C::HeartbeatAt.lt(heartbeat_before))
     };
+    // Failing a job and giving its credits back are one transaction.
+    let txn = begin_write(db).await?;
     let failed = stale()
         .filter(C::Attempts.gte(MAX_JOB_ATTEMPTS))
         .col_expr(C::Status, Expr::value(JobStatus::Failed.as_str()))
@@ -512,8 +599,12 @@ pub async fn recover_stale_jobs(
         .col_expr(C::ClaimedBy, Expr::value(Option::<String>::None))
         .col_expr(C::UpdatedAt, Expr::value(at))
         .col_expr(C::FinishedAt, Expr::value(at))
-        .exec_with_returning(db)
+        .exec_with_returning(&txn)
         .await?;
+    for row in &failed {
+        refund_once_in(&txn, row).await?;
+    }
+    txn.commit().await?;
     let requeued = stale()
         .filter(C::Attempts.lt(MAX_JOB_ATTEMPTS))
         .col_expr(C::Status, Expr::value(JobStatus::Queued.as_str()))

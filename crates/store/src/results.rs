@@ -90,6 +90,8 @@ pub struct NewResult {
     pub whitelabel_user_id: Option<i64>,
     /// Pages the report rests on.
     pub pages_analyzed: i32,
+    /// Whether credits were spent on it (set by [`crate::jobs::complete_job`] from the job).
+    pub paid: bool,
 }
 
 impl Default for NewResult {
@@ -123,6 +125,7 @@ impl Default for NewResult {
             is_white_labeled: false,
             whitelabel_user_id: None,
             pages_analyzed: 1,
+            paid: false,
         }
     }
 }
@@ -209,6 +212,7 @@ impl NewResult {
             is_white_labeled: false,
             whitelabel_user_id: None,
             pages_analyzed: i32::try_from(report.pages_analyzed).unwrap_or(i32::MAX),
+            paid: report.paid,
         })
     }
 }
@@ -240,6 +244,7 @@ pub fn report_from_row(row: analysis_results::Model) -> StoreResult<AnalysisRepo
         id: row.id.to_string(),
         url: row.url,
         report_type,
+        paid: row.paid,
         pages_analyzed: unsigned(row.pages_analyzed).max(1),
         created_at: row
             .timestamp
@@ -312,6 +317,7 @@ pub async fn insert_result<C: ConnectionTrait>(
         is_white_labeled: Set(r.is_white_labeled),
         whitelabel_user_id: Set(r.whitelabel_user_id),
         pages_analyzed: Set(r.pages_analyzed.max(1)),
+        paid: Set(r.paid),
     };
     analysis_results::Entity::insert(row)
         .exec_without_returning(db)

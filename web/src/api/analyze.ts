@@ -1,5 +1,5 @@
 import { csrfHeaders, withLeadingSlash } from "../lib/api-client";
-import type { AnalyzeResponse } from "../lib/domain";
+import type { AnalyzeResponse, ReportType } from "../lib/domain";
 
 /** What POST /api/analyze led to: a finished result to open, or a queued analysis to follow. */
 export type AnalyzeOutcome = { kind: "result"; id: string } | { kind: "queued"; analysisId: string };
@@ -15,17 +15,19 @@ export class AnalyzeError extends Error {
 const networkFailure = "Failed to analyze website. Please try again.";
 
 /**
- * POST /api/analyze {url}. Reads success, data.id, error and analysisId (docs/PRODUCT.md §7.2, §8.2): the
+ * POST /api/analyze {url} (the free report), or {url, reportType} for a paid report paid with the
+ * signed-in user's credits (docs/PRODUCT.md §9.2; the server answers 402 with what it costs when
+ * they fall short). Reads success, data.id, error and analysisId (docs/PRODUCT.md §7.2, §8.2): the
  * server's error text when it gives one, 'Unknown error occurred' when success is false without
  * one, and 'Failed to analyze website. Please try again.' when no answer could be read.
  */
-export async function requestAnalysis(url: string, signal?: AbortSignal): Promise<AnalyzeOutcome> {
+export async function requestAnalysis(url: string, signal?: AbortSignal, reportType?: ReportType): Promise<AnalyzeOutcome> {
   let res: Response;
   try {
     res = await fetch(withLeadingSlash("api/analyze"), {
       method: "POST",
       headers: { "Content-Type": "application/json", ...csrfHeaders() },
-      body: JSON.stringify({ url }),
+      body: JSON.stringify(reportType ? { url, reportType } : { url }),
       credentials: "include",
       signal,
     });

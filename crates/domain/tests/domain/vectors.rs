@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use domain::credits::Credits;
 use domain::report::ReportType;
 use domain::{
     accounts, advice, commerce, constants, forms, performance, robots, score, share, site_url,
@@ -33,6 +34,12 @@ fn ok<T: Serialize>(v: T) -> Outcome {
 
 fn whole(args: &[Value], i: usize) -> Result<u32, String> {
     arg::<u32>(args, i)
+}
+
+/// A number of credits as the WebAssembly side receives it: a JS number, read by
+/// [`Credits::from_number`] (whose message a bad one throws).
+fn credits(args: &[Value], i: usize) -> Result<Credits, String> {
+    Credits::from_number(arg::<f64>(args, i)?).map_err(|e| e.to_string())
 }
 
 /// Calls the Rust rule behind a WebAssembly export.
@@ -94,6 +101,16 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "creditPacks" => ok(commerce::credit_packs()),
         "plans" => ok(commerce::plans()),
         "reportTypes" => ok(commerce::report_types()),
+        "formatCredits" => ok(credits(a, 0)?.to_string()),
+        "creditsLabel" => ok(credits(a, 0)?.label()),
+        "parseCredits" => Credits::parse(&arg::<String>(a, 0)?)
+            .map(|c| Value::from(c.as_number()))
+            .map_err(|e| e.to_string()),
+        "reportCost" => ok(commerce::report_cost(arg(a, 0)?)),
+        "insufficientCreditsMessage" => ok(commerce::insufficient_credits_message(
+            arg(a, 0)?,
+            credits(a, 1)?,
+        )),
         "snippetLength" => ok(snippet::length_check(arg(a, 0)?, &arg::<String>(a, 1)?)),
         "checkRobots" => ok(robots::check(
             &arg::<String>(a, 0)?,

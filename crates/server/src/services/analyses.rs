@@ -1,13 +1,19 @@
-//! Submitting an analysis: the address is validated, the visitor's free allowance is counted
-//! and the job is queued, in one store transaction, then idle workers are woken.
+//! Submitting an analysis: the address is validated; the visitor's free allowance is counted
+//! (a free basic report) or the signed-in user's credits are spent (a paid report), and the
+//! job is queued, in one store transaction; then idle workers are woken.
 
 use std::net::IpAddr;
 
-use domain::commerce::{FREE_ANALYSES_PER_DAY, free_allowance_key};
+use domain::commerce::{
+    FREE_ANALYSES_PER_DAY, PAID_REPORT_NEEDS_SIGN_IN, free_allowance_key,
+    insufficient_credits_message, report_cost,
+};
 use domain::report::ReportType;
 use domain::site_url::SiteUrl;
 use store::DatabaseConnection;
-use store::jobs::NewAnalysis;
+use store::credits::Payer;
+use store::entity::users;
+use store::jobs::{NewAnalysis, PaidAnalysis};
 use uuid::Uuid;
 
 use crate::services::hub::Hub;
@@ -29,6 +35,13 @@ pub enum SubmitError {
         "You have used your {FREE_ANALYSES_PER_DAY} free analyses for today. Come back tomorrow, or use a credit for a professional report."
     )]
     AllowanceUsed,
+    /// A paid report was asked for without signing in.
+    #[error("{}", PAID_REPORT_NEEDS_SIGN_IN)]
+    SignInRequired,
+    /// The user's credits do not cover the paid report; the message says what it costs and
+    /// what they have.
+    #[error("{0}")]
+    InsufficientCredits(String),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
@@ -47,10 +60,7 @@ pub async fn submit_free_analysis(
     requester: Option<i64>,
     url: &str,
 ) -> Result<Uuid, SubmitError> {
-    if url.len() > MAX_URL_LEN {
-        return Err(SubmitError::TooLong);
-    }
-    let site = SiteUrl::parse(url).map_err(|e| SubmitError::InvalidUrl(e.to_string()))?;
+    let site = parse_site(url)?;
     let visitor = free_allowance_key(ip);
     let ip = ip.to_string();
     let job = store::jobs::enqueue_free_analysis(
@@ -71,4 +81,60 @@ pub async fn submit_free_analysis(
     .ok_or(SubmitError::AllowanceUsed)?;
     hub.job_queued().await;
     Ok(job.id)
+}
+
+fn parse_site(url: &str) -> Result<SiteUrl, SubmitError> {
+    if url.len() > MAX_URL_LEN {
+        return Err(SubmitError::TooLong);
+    }
+    SiteUrl::parse(url).map_err(|e| SubmitError::InvalidUrl(e.to_string()))
+}
+
+/// Queues a paid report of `report_type` of `url` for the signed-in `user` (`None`: refused,
+/// a paid report needs an account) and returns its id.
+///
+/// The price (docs/PRODUCT.md §9.2, [`report_cost`]) is spent from the user's trial credit
+/// first, then from the paid credits of the team owner when the user is a team member (members
+/// share their owner's credits) or their own; the spend, the job and its owner are written in
+/// one transaction, so a refused request writes nothing.
+pub async fn submit_paid_analysis(
+    db: &DatabaseConnection,
+    hub: &Hub,
+    ip: IpAddr,
+    user: Option<&users::Model>,
+    report_type: ReportType,
+    url: &str,
+) -> Result<Uuid, SubmitError> {
+    let site = parse_site(url)?;
+    let user = user.ok_or(SubmitError::SignInRequired)?;
+    let paid_by = match store::accounts::membership_of(db, user.id).await? {
+        Some((_, owner)) => owner.id,
+        None => user.id,
+    };
+    let queued = store::jobs::enqueue_paid_analysis(
+        db,
+        Payer {
+            user_id: user.id,
+            paid_by,
+        },
+        report_cost(report_type),
+        &NewAnalysis {
+            url: site.to_string(),
+            canonical_url: site.to_string(),
+            report_type,
+            requested_pages: report_type.pages(),
+            requester_user_id: Some(user.id),
+            requester_ip: Some(ip.to_string()),
+        },
+    )
+    .await?;
+    match queued {
+        PaidAnalysis::Queued(job) => {
+            hub.job_queued().await;
+            Ok(job.id)
+        }
+        PaidAnalysis::Insufficient { balance } => Err(SubmitError::InsufficientCredits(
+            insufficient_credits_message(report_type, balance),
+        )),
+    }
 }

@@ -1,12 +1,24 @@
 //! The PDF report (printpdf): scores, every section with its findings, the performance figures
-//! (estimated ones marked), the action plan and the screenshots, on A4 pages.
+//! (estimated ones marked), the meta tag insights, the professional report's site-wide sections
+//! (backlinks and authority with their evidence, internal links, content, meta tags and
+//! headings by page, robots.txt, sitemap.xml), the Premium Optimization Suite, the action plan
+//! and the screenshots, on A4 pages.
+//!
+//! It renders what the report holds as its readers may see it
+//! ([`crate::services::reports::find_report`]): an unpaid report has no Pro-only content to
+//! render, and says where it is; the footer carries the watermark unless the report is a paid
+//! premium one ([`domain::entitlement::pdf_footer`]).
 //!
 //! printpdf places text at absolute positions, so this module keeps a cursor, measures words
 //! with the embedded font's glyph widths to wrap lines, and starts a new page when one fills.
 
 use std::sync::OnceLock;
 
-use domain::report::{AnalysisReport, FindingType, Priority, SectionGroup};
+use domain::professional::{BacklinkAnalysis, SitemapKind};
+use domain::report::{
+    AnalysisReport, Finding, FindingType, PerformanceMetrics, PremiumOptimizations, Priority,
+    ProfessionalAnalysis, SectionGroup,
+};
 use domain::score::{Band, badge_band};
 use printpdf::{
     Color, FontId, Mm, Op, ParsedFont, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point,
@@ -257,28 +269,406 @@ impl<'a> Writer<'a> {
         for g in groups {
             self.gap(4.0);
             self.para(&g.title, 12.0, true, rgb(0.1, 0.1, 0.2), 0.0);
-            for f in &g.findings {
-                let (mark, color) = match f.kind {
-                    FindingType::Good => ("Good", rgb(0.09, 0.55, 0.27)),
-                    FindingType::Warning => ("Warning", rgb(0.72, 0.5, 0.0)),
-                    FindingType::Issue => ("Issue", rgb(0.8, 0.12, 0.12)),
+            self.findings(&g.findings);
+        }
+    }
+
+    fn findings(&mut self, findings: &[Finding]) {
+        for f in findings {
+            let (mark, color) = match f.kind {
+                FindingType::Good => ("Good", rgb(0.09, 0.55, 0.27)),
+                FindingType::Warning => ("Warning", rgb(0.72, 0.5, 0.0)),
+                FindingType::Issue => ("Issue", rgb(0.8, 0.12, 0.12)),
+            };
+            self.gap(2.0);
+            self.para(&format!("{mark}: {}", f.title), 10.0, true, color, 8.0);
+            self.para(&f.description, 9.5, false, TEXT, 8.0);
+            if let Some(sol) = &f.solution {
+                self.para(&format!("How to fix: {sol}"), 9.5, false, FIX, 8.0);
+            }
+        }
+    }
+
+    /// A section heading with its rule.
+    fn heading(&mut self, title: &str) {
+        self.ensure(60.0);
+        self.gap(10.0);
+        self.para(title, 16.0, true, rgb(0.1, 0.1, 0.2), 0.0);
+        self.rule();
+    }
+
+    /// A part's title within a section.
+    fn part(&mut self, title: &str) {
+        self.ensure(40.0);
+        self.gap(6.0);
+        self.para(title, 12.0, true, rgb(0.1, 0.1, 0.2), 0.0);
+    }
+
+    /// A line of body text, indented.
+    fn line(&mut self, text: &str) {
+        self.para(text, 9.5, false, TEXT, 8.0);
+    }
+
+    /// A muted note, indented.
+    fn note(&mut self, text: &str) {
+        self.para(text, 9.0, false, MUTED, 8.0);
+    }
+
+    /// The meta tag insights: the AI analysis and suggested title, description and Open Graph
+    /// tags, and the content and heading suggestions (docs/PRODUCT.md §2.6.6).
+    fn meta_insights(&mut self, p: &PerformanceMetrics) {
+        let Some(meta) = &p.meta_tag_suggestions else {
+            return;
+        };
+        // An unpaid report keeps only the current texts (docs/PRODUCT.md §6.4).
+        let redacted = meta.title.analysis.is_empty() && meta.title.suggested.is_empty();
+        self.heading("Meta Tag Insights");
+        for (label, s) in [("Title", &meta.title), ("Description", &meta.description)] {
+            self.part(label);
+            let current = if s.current.is_empty() {
+                "Missing".to_owned()
+            } else {
+                format!("{} ({} characters)", s.current, s.current.chars().count())
+            };
+            self.line(&format!("Current: {current}"));
+            if !s.analysis.is_empty() {
+                self.line(&format!("Analysis: {}", s.analysis));
+            }
+            if !s.suggested.is_empty() {
+                self.para(&format!("Suggested: {}", s.suggested), 9.5, true, FIX, 8.0);
+            }
+        }
+        if redacted {
+            self.note(UPGRADE_NOTE);
+            return;
+        }
+        if !meta.og_tags.analysis.is_empty() || !meta.og_tags.suggestions.is_empty() {
+            self.part("Open Graph tags");
+            if !meta.og_tags.analysis.is_empty() {
+                self.line(&meta.og_tags.analysis);
+            }
+            for (property, value) in &meta.og_tags.suggestions {
+                self.line(&format!("{property}: {value}"));
+            }
+        }
+        if let Some(c) = &p.content_optimizations {
+            self.part("Content");
+            self.line(&c.content.analysis);
+            for s in &c.content.suggestions {
+                self.line(&format!("- {s}"));
+            }
+            self.part("Headings");
+            self.line(&c.headings.analysis);
+            for (from, to) in &c.headings.suggestions {
+                self.line(&format!("{from} -> {to}"));
+            }
+        }
+    }
+
+    /// The professional report's site-wide sections (docs/PRODUCT.md §1.4), each with the
+    /// figures it measured and nothing else: what could not be measured says so.
+    fn professional(&mut self, p: &ProfessionalAnalysis) {
+        self.heading("In-Depth Site Analysis");
+
+        self.part("Backlinks and domain authority");
+        match &p.backlink_analysis {
+            None => self.note("Backlinks were not counted for this report."),
+            Some(BacklinkAnalysis::Failed(_)) => self.note(
+                "Backlinks could not be counted for this report. Run the analysis again to count them.",
+            ),
+            Some(BacklinkAnalysis::Figures(b)) => {
+                self.line(&match p.domain_authority {
+                    Some(a) => format!("Domain authority: {a}/100"),
+                    None => "Domain authority: not enough evidence to compute one".to_owned(),
+                });
+                self.line(&format!(
+                    "Backlinks: {} ({} followed) from {} referring site{}",
+                    b.backlinks,
+                    b.followed_backlinks,
+                    b.referring_domains,
+                    if b.referring_domains == 1 { "" } else { "s" }
+                ));
+                self.line(&format!(
+                    "Evidence: {} pages on {} sites in the link graph ({})",
+                    b.evidence.pages_in_graph, b.evidence.domains_in_graph, b.provider
+                ));
+                for d in &b.top_referring_domains {
+                    self.line(&format!(
+                        "- {}: {} link{}, {} followed",
+                        d.domain,
+                        d.links,
+                        if d.links == 1 { "" } else { "s" },
+                        d.followed_links
+                    ));
+                }
+                if !b.note.is_empty() {
+                    self.note(&b.note);
+                }
+            }
+        }
+
+        let links = &p.internal_link_analysis;
+        self.part("Internal link analysis");
+        self.line(&format!(
+            "Pages crawled: {} · other link targets checked: {} · blocked by robots.txt: {}",
+            links.pages_crawled,
+            links.link_targets_checked,
+            links.blocked_by_robots.len()
+        ));
+        for page in &links.pages {
+            let status = page
+                .status
+                .map_or_else(|| "no response".to_owned(), |s| format!("HTTP {s}"));
+            let depth = page.depth.map_or_else(
+                || "listed in the sitemap only".to_owned(),
+                |d| format!("{d} clicks from the start page"),
+            );
+            let count = |n: Option<u32>| n.map_or_else(|| "-".to_owned(), |n| n.to_string());
+            self.line(&format!(
+                "- {} ({status}, {depth}): {} internal, {} external links",
+                page.final_url,
+                count(page.internal_links),
+                count(page.external_links)
+            ));
+        }
+        self.findings(&links.findings);
+
+        let content = &p.content_quality_assessment;
+        self.part(&format!("Content quality — {}/100", content.score));
+        for page in &content.pages {
+            let keywords: Vec<String> = page
+                .top_keywords
+                .iter()
+                .map(|k| format!("{} ({})", k.keyword, k.count))
+                .collect();
+            self.line(&format!(
+                "- {}: {} words; H1 {}; frequent words: {}",
+                page.url,
+                page.word_count,
+                page.h1.as_deref().unwrap_or("none"),
+                if keywords.is_empty() {
+                    "none".to_owned()
+                } else {
+                    keywords.join(", ")
+                }
+            ));
+        }
+        self.findings(&content.findings);
+
+        self.part("Meta tag optimization by page");
+        if p.meta_tag_suggestions.is_empty() {
+            self.note("No page advice in this report.");
+        }
+        for m in &p.meta_tag_suggestions {
+            self.para(&m.url, 9.5, true, TEXT, 8.0);
+            for (label, s) in [("Title", &m.title), ("Description", &m.description)] {
+                let current: &str = if s.current.is_empty() {
+                    "missing"
+                } else {
+                    &s.current
                 };
-                self.gap(2.0);
-                self.para(&format!("{mark}: {}", f.title), 10.0, true, color, 8.0);
-                self.para(&f.description, 9.5, false, rgb(0.2, 0.2, 0.25), 8.0);
-                if let Some(sol) = &f.solution {
+                self.line(&format!("{label} now: {current}"));
+                if !s.suggested.is_empty() {
                     self.para(
-                        &format!("How to fix: {sol}"),
+                        &format!("Suggested: {} ({})", s.suggested, s.analysis),
                         9.5,
                         false,
-                        rgb(0.25, 0.25, 0.45),
+                        FIX,
                         8.0,
                     );
                 }
             }
         }
+
+        self.part("Header structure");
+        if p.header_suggestions.is_empty() {
+            self.note("No heading advice in this report.");
+        }
+        for h in &p.header_suggestions {
+            self.para(&h.url, 9.5, true, TEXT, 8.0);
+            if !h.outline.is_empty() {
+                self.line(&format!("Outline: {}", h.outline.join(" · ")));
+            }
+            self.line(&h.analysis);
+            for (from, to) in &h.suggestions {
+                self.para(&format!("{from} -> {to}"), 9.5, false, FIX, 8.0);
+            }
+        }
+
+        let robots = &p.robots_analysis;
+        self.part("robots.txt analysis");
+        if robots.found {
+            self.line(&format!(
+                "{} (HTTP {}): {}",
+                robots.url,
+                robots
+                    .status
+                    .map_or_else(|| "-".to_owned(), |s| s.to_string()),
+                if robots.blocks_start_page {
+                    "blocks the start page"
+                } else {
+                    "the start page is allowed"
+                }
+            ));
+            for g in &robots.groups {
+                let rules: Vec<String> = g
+                    .rules
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{}: {}",
+                            if r.allow { "Allow" } else { "Disallow" },
+                            r.pattern
+                        )
+                    })
+                    .collect();
+                self.line(&format!(
+                    "- {}: {}",
+                    g.agents.join(", "),
+                    if rules.is_empty() {
+                        "no rules".to_owned()
+                    } else {
+                        rules.join("; ")
+                    }
+                ));
+            }
+            if !robots.sitemaps.is_empty() {
+                self.line(&format!("Sitemaps: {}", robots.sitemaps.join(", ")));
+            }
+            if !robots.blocked_linked_pages.is_empty() {
+                self.line(&format!(
+                    "Linked pages it blocks: {}",
+                    robots.blocked_linked_pages.join(", ")
+                ));
+            }
+            for e in &robots.errors {
+                self.para(
+                    &format!("Line {}: {} ({})", e.line, e.message, e.content),
+                    9.5,
+                    false,
+                    WARN,
+                    8.0,
+                );
+            }
+        } else {
+            let status = robots
+                .status
+                .map(|s| format!(" (HTTP {s})"))
+                .unwrap_or_default();
+            self.line(&format!(
+                "No robots.txt was read at {}{status}: crawlers may fetch every page.",
+                robots.url
+            ));
+        }
+
+        let sitemap = &p.sitemap_analysis;
+        self.part("sitemap.xml check");
+        self.line(&format!(
+            "Sitemap documents: {} · page addresses listed: {}",
+            sitemap.documents.len(),
+            sitemap.url_count
+        ));
+        for d in &sitemap.documents {
+            let entries = match (d.entries, d.kind) {
+                (None, _) => "unreadable".to_owned(),
+                (Some(n), Some(SitemapKind::Index)) => format!("{n} sitemaps"),
+                (Some(n), _) => format!("{n} pages"),
+            };
+            let invalid = match d.invalid_entries {
+                Some(n) if n > 0 => format!(", {n} invalid"),
+                _ => String::new(),
+            };
+            let status = d
+                .status
+                .map_or_else(|| "no response".to_owned(), |s| format!("HTTP {s}"));
+            self.line(&format!(
+                "- {} (found via {}, {status}): {entries}{invalid}",
+                d.url, d.found_via
+            ));
+        }
+        self.findings(&sitemap.findings);
+    }
+
+    /// The Premium Optimization Suite (docs/PRODUCT.md §2.6.6).
+    fn premium_suite(&mut self, suite: &PremiumOptimizations) {
+        self.heading("Premium Optimization Suite");
+        let auto = &suite.auto_optimizations;
+        self.part("Automatic optimizations");
+        if auto.images.is_empty() && auto.content.is_empty() && auto.technical.is_empty() {
+            self.note("No optimizations available");
+        }
+        for i in &auto.images {
+            self.para(
+                &format!("{} (saves {})", i.title, i.savings),
+                9.5,
+                true,
+                TEXT,
+                8.0,
+            );
+            self.line(&i.description);
+        }
+        for o in auto.content.iter().chain(&auto.technical) {
+            self.para(
+                &format!("{} (impact: {})", o.title, o.impact),
+                9.5,
+                true,
+                TEXT,
+                8.0,
+            );
+            self.line(&o.description);
+        }
+        let proposal = &suite.new_website_proposal;
+        self.part("New website proposal");
+        self.line(&proposal.summary);
+        for (label, list) in [
+            ("Features", &proposal.features),
+            ("Benefits", &proposal.benefits),
+            ("Pages", &proposal.included_pages),
+        ] {
+            if !list.is_empty() {
+                self.line(&format!("{label}: {}", list.join(", ")));
+            }
+        }
+        self.line(&format!(
+            "Price: {} · timeline: {}",
+            domain::commerce::format_dollars(proposal.price.saturating_mul(100)),
+            proposal.timeline
+        ));
     }
 }
+
+/// Body text colour.
+const TEXT: Color = Color::Rgb(Rgb {
+    r: 0.2,
+    g: 0.2,
+    b: 0.25,
+    icc_profile: None,
+});
+/// A fix or suggestion.
+const FIX: Color = Color::Rgb(Rgb {
+    r: 0.25,
+    g: 0.25,
+    b: 0.45,
+    icc_profile: None,
+});
+/// A note.
+const MUTED: Color = Color::Rgb(Rgb {
+    r: 0.4,
+    g: 0.4,
+    b: 0.45,
+    icc_profile: None,
+});
+/// A warning.
+const WARN: Color = Color::Rgb(Rgb {
+    r: 0.72,
+    g: 0.5,
+    b: 0.0,
+    icc_profile: None,
+});
+
+/// Where an unpaid report's Pro-only content is.
+const UPGRADE_NOTE: &str =
+    "The AI analysis, suggested texts and Pro-only solutions are part of the professional report.";
 
 /// A file name for the report: `sitelens-report-{host}-{date}.pdf`.
 pub fn file_name(report: &AnalysisReport) -> String {
@@ -355,8 +745,8 @@ pub fn render(
         pages: Vec::new(),
         ops: Vec::new(),
         y: PAGE_H - MARGIN,
-        // The watermark rule (docs/PRODUCT.md §9.2) is the report type's.
-        footer: report.report_type.footer(&report.url),
+        // The watermark rule (docs/PRODUCT.md §9.2): every report but a paid premium one.
+        footer: domain::entitlement::pdf_footer(report),
     };
 
     w.para(
@@ -495,7 +885,19 @@ pub fn render(
             rgb(0.72, 0.5, 0.0),
             8.0,
         );
-        w.para(&d.solution, 9.5, false, rgb(0.2, 0.2, 0.25), 8.0);
+        if d.solution.is_empty() && d.pro_only {
+            w.note(UPGRADE_NOTE);
+        } else {
+            w.para(&d.solution, 9.5, false, TEXT, 8.0);
+        }
+    }
+
+    w.meta_insights(p);
+    if let Some(pro) = &report.professional {
+        w.professional(pro);
+    }
+    if let Some(suite) = &p.premium_optimizations {
+        w.premium_suite(suite);
     }
 
     w.ensure(60.0);
@@ -544,7 +946,7 @@ mod tests {
     use domain::report::{AnalysisReport, ReportType};
     use domain::tier::WATERMARK;
 
-    /// A stored premium report (the fixture `crates/domain` reads), as `report_type`.
+    /// A stored premium report (the fixture `crates/domain` reads), as a paid `report_type`.
     fn report(report_type: ReportType) -> AnalysisReport {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -553,7 +955,17 @@ mod tests {
         .expect("the stored report fixture");
         let mut report: AnalysisReport = serde_json::from_str(&text).expect("a report");
         report.report_type = report_type;
+        report.paid = true;
         report
+    }
+
+    /// Every page's text as one line.
+    fn text(report: &AnalysisReport) -> String {
+        pages_text(report)
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The text of every page of a rendered PDF.
@@ -567,7 +979,12 @@ mod tests {
     }
 
     #[test]
-    fn every_page_carries_the_watermark_unless_the_report_is_white_label() {
+    fn every_page_carries_the_watermark_unless_the_report_is_a_paid_white_label_one() {
+        let mut unpaid = report(ReportType::Premium);
+        unpaid.paid = false;
+        for page in pages_text(&domain::entitlement::viewable(unpaid)) {
+            assert!(page.contains(WATERMARK), "an unpaid premium report: {page}");
+        }
         for t in ReportType::ALL {
             let pages = pages_text(&report(t));
             assert!(pages.len() > 1, "{t}: a report of several pages");
@@ -585,5 +1002,59 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_paid_report_carries_every_professional_section_and_an_unpaid_one_none() {
+        let paid = report(ReportType::Standard);
+        let whole = text(&paid);
+        for part in [
+            "Meta Tag Insights",
+            "In-Depth Site Analysis",
+            "Backlinks and domain authority",
+            "Evidence: ",
+            "Internal link analysis",
+            "Content quality",
+            "Meta tag optimization by page",
+            "Header structure",
+            "robots.txt analysis",
+            "sitemap.xml check",
+        ] {
+            assert!(whole.contains(part), "the paid PDF has {part:?}");
+        }
+        let pro = paid.professional.as_ref().expect("professional sections");
+        for page in &pro.internal_link_analysis.pages {
+            assert!(
+                whole.contains(&page.final_url),
+                "crawled page {}",
+                page.final_url
+            );
+        }
+        if let Some(suite) = &paid.performance_analysis.premium_optimizations {
+            assert!(whole.contains("Premium Optimization Suite"));
+            assert!(whole.contains(&suite.new_website_proposal.timeline));
+        }
+
+        let mut unpaid = paid.clone();
+        unpaid.paid = false;
+        let free = text(&domain::entitlement::viewable(unpaid));
+        for part in [
+            "In-Depth Site Analysis",
+            "Backlinks and domain authority",
+            "robots.txt analysis",
+            "sitemap.xml check",
+            "Premium Optimization Suite",
+            "Suggested: ",
+        ] {
+            assert!(!free.contains(part), "the unpaid PDF lacks {part:?}");
+        }
+        let meta = paid
+            .performance_analysis
+            .meta_tag_suggestions
+            .as_ref()
+            .expect("meta tag suggestions");
+        assert!(!meta.title.suggested.is_empty());
+        assert!(!free.contains(&meta.title.suggested), "no suggested title");
+        assert!(free.contains("part of the professional report"));
     }
 }

@@ -36,9 +36,23 @@ impl From<StoreError> for ReportError {
     }
 }
 
-/// The stored report with this id, or the report of the analysis with this id: a client that
-/// only knows its analysis id (its progress stream was lost) can still open the report.
+/// The stored report with this id, or the report of the analysis with this id (a client that
+/// only knows its analysis id, its progress stream lost, can still open the report), as its
+/// readers may see it: an unpaid report without its Pro-only content
+/// ([`domain::entitlement::viewable`]). Every answer that carries a report — the results JSON,
+/// the PDFs — is built from this, so nothing in a request (`paid=true` in an address) can
+/// reveal more.
 pub async fn find_report(db: &DatabaseConnection, id: Uuid) -> Result<AnalysisReport, ReportError> {
+    Ok(domain::entitlement::viewable(
+        find_stored_report(db, id).await?,
+    ))
+}
+
+/// The stored report, whole (see [`find_report`]).
+async fn find_stored_report(
+    db: &DatabaseConnection,
+    id: Uuid,
+) -> Result<AnalysisReport, ReportError> {
     match store::results::get_report(db, id).await {
         Err(StoreError::NotFound) => {}
         other => return Ok(other?),

@@ -350,13 +350,22 @@ impl Worker {
         }
     }
 
-    /// Marks the job failed, gives a free analysis back to its visitor (a failure costs
-    /// nothing), and tells the stream.
+    /// Marks the job failed, gives back what it cost (a paid analysis's credits, in the same
+    /// transaction; an anonymous visitor's free analysis): a failure costs nothing. Then tells
+    /// the stream.
     async fn fail(&self, job: &Job, message: &str) {
         let id = job.id;
-        if let Err(e) = store::jobs::fail_job(&self.db, id, &self.id, message).await {
-            tracing::warn!(job = %id, error = %Chain(&e), "could not mark the job failed");
-            return;
+        match store::jobs::fail_job(&self.db, id, &self.id, message).await {
+            Ok(Some(charge)) => tracing::info!(
+                job = %id,
+                credits = %charge.total(),
+                "failed paid analysis: credits given back"
+            ),
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(job = %id, error = %Chain(&e), "could not mark the job failed");
+                return;
+            }
         }
         refund_free(&self.db, job).await;
         self.hub

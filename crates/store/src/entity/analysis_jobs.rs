@@ -50,6 +50,14 @@ pub struct Model {
     pub requester_ip: Option<String>,
     /// The `result_id` column.
     pub result_id: Option<Uuid>,
+    /// The `trial_charge` column: half credits taken from the requester's trial credit.
+    pub trial_charge: i32,
+    /// The `paid_charge` column: half credits taken from `charged_user_id`'s paid credits.
+    pub paid_charge: i32,
+    /// The `charged_user_id` column: whose paid credits paid (the team owner, for a member).
+    pub charged_user_id: Option<i64>,
+    /// The `credits_refunded_at` column: when a failed paid analysis gave its credits back.
+    pub credits_refunded_at: Option<DateTimeUtc>,
 }
 
 /// No relations are declared: repository functions join explicitly.

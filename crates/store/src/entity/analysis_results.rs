@@ -71,6 +71,8 @@ pub struct Model {
     pub whitelabel_user_id: Option<i64>,
     /// The `pages_analyzed` column.
     pub pages_analyzed: i32,
+    /// The `paid` column: whether credits were spent on the report.
+    pub paid: bool,
 }
 
 /// No relations are declared: repository functions join explicitly.

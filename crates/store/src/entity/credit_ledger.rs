@@ -11,7 +11,7 @@ pub struct Model {
     pub id: i64,
     /// The `user_id` column.
     pub user_id: i64,
-    /// The `delta` column.
+    /// The `delta` column: half credits, positive for grants and refunds, negative for spends.
     pub delta: i32,
     /// The `pool` column.
     pub pool: String,

@@ -25,9 +25,10 @@ pub struct Model {
     pub username: Option<String>,
     /// The `password_hash` column.
     pub password_hash: Option<String>,
-    /// The `report_credits` column.
+    /// The `report_credits` column: paid credits, in half credits
+    /// (`domain::credits::Credits::halves`).
     pub report_credits: i32,
-    /// The `trial_credits` column.
+    /// The `trial_credits` column: trial credits, in half credits.
     pub trial_credits: i32,
     /// The `trial_expires_at` column.
     pub trial_expires_at: Option<DateTimeUtc>,

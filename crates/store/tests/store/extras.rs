@@ -262,27 +262,37 @@ both!(
 both!(
     paid_analyses_spend_exactly_the_credits_they_queue,
     |db, engine| {
+        use domain::credits::Credits;
         use sea_orm::{EntityTrait, PaginatorTrait};
-        use store::credits::{CreditPool, credit_balance, credit_history, grant_credits};
+        use store::credits::{Payer, credit_balance, credit_history, grant_credits};
         use store::entity::analysis_jobs;
+        use store::jobs::{PaidAnalysis, enqueue_paid_analysis};
         let id = user(&db, "paid@example.com").await;
-        grant_credits(&db, id, 5, "admin", None)
+        grant_credits(&db, id, Credits::whole(5), "admin", None)
             .await
             .expect("grant");
         let mut handles = Vec::new();
         for n in 0..8 {
             let db = db.clone();
             handles.push(tokio::spawn(async move {
-                store::jobs::enqueue_paid_analysis(&db, 2, &site(n, Some(id)))
+                enqueue_paid_analysis(&db, Payer::own(id), Credits::whole(2), &site(n, None))
                     .await
                     .expect("enqueue")
             }));
         }
         let mut jobs = Vec::new();
         for handle in handles {
-            if let Some((job, pool)) = handle.await.expect("join") {
-                assert_eq!(pool, CreditPool::Paid);
-                jobs.push(job);
+            match handle.await.expect("join") {
+                PaidAnalysis::Queued(job) => {
+                    let charge = job.charge.expect("a paid job records its charge");
+                    assert_eq!(
+                        (charge.trial, charge.paid, charge.paid_by),
+                        (Credits::ZERO, Credits::whole(2), id)
+                    );
+                    assert_eq!(job.requester_user_id, Some(id), "the payer owns the report");
+                    jobs.push(job);
+                }
+                PaidAnalysis::Insufficient { balance } => assert!(balance < Credits::whole(2)),
             }
         }
         assert_eq!(jobs.len(), 2, "5 credits pay for two 2-credit analyses");
@@ -291,14 +301,15 @@ both!(
                 .await
                 .expect("balance")
                 .paid,
-            1
+            Credits::whole(1)
         );
         assert_eq!(
             analysis_jobs::Entity::find()
                 .count(&db)
                 .await
                 .expect("count"),
-            2
+            2,
+            "a refused paid analysis writes no job"
         );
         let references: Vec<String> = credit_history(&db, id, 10)
             .await
@@ -314,16 +325,127 @@ both!(
                 job.id
             );
         }
-        let anonymous = store::jobs::enqueue_paid_analysis(&db, 1, &site(99, None)).await;
-        assert!(matches!(anonymous, Err(StoreError::Conflict(_))));
-        let missing = store::jobs::enqueue_paid_analysis(&db, 1, &site(98, Some(987_654))).await;
+        let missing =
+            enqueue_paid_analysis(&db, Payer::own(987_654), Credits::HALF, &site(98, None)).await;
+        assert!(matches!(missing, Err(StoreError::NotFound)), "{missing:?}");
+    }
+);
+
+both!(
+    a_failed_paid_analysis_gives_its_credits_back_once,
+    |db, engine| {
+        use domain::credits::Credits;
+        use store::credits::{Payer, credit_balance, credit_history, grant_credits, start_trial};
+        use store::jobs::{
+            PaidAnalysis, claim_next_job, enqueue_paid_analysis, fail_job, get_job,
+            recover_stale_jobs,
+        };
+        let owner = user(&db, "owner-refund@example.com").await;
+        let member = user(&db, "member-refund@example.com").await;
+        grant_credits(&db, owner, Credits::whole(3), "admin", None)
+            .await
+            .expect("grant");
+        start_trial(&db, member, Credits::HALF, chrono::Duration::days(7))
+            .await
+            .expect("trial");
+        let payer = Payer {
+            user_id: member,
+            paid_by: owner,
+        };
+        // Half from the member's trial, one and a half from the owner's credits.
+        let PaidAnalysis::Queued(job) =
+            enqueue_paid_analysis(&db, payer, Credits::whole(2), &site(1, None))
+                .await
+                .expect("enqueue")
+        else {
+            panic!("refused")
+        };
+        let claimed = claim_next_job(&db, "w").await.expect("claim").expect("job");
+        assert_eq!(claimed.id, job.id);
+        let refunded = fail_job(&db, job.id, "w", "the site could not be reached")
+            .await
+            .expect("fail")
+            .expect("a paid job is refunded");
+        assert_eq!(refunded.total(), Credits::whole(2));
+        // A second failure of the same job (a stale worker, a retry) changes nothing.
+        assert!(fail_job(&db, job.id, "w", "again").await.is_err());
         assert!(
-            matches!(
-                missing,
-                Err(StoreError::NotFound) | Err(StoreError::Conflict(_))
-            ),
-            "{missing:?}"
+            recover_stale_jobs(&db, store::now() + chrono::Duration::days(1))
+                .await
+                .expect("recover")
+                .failed
+                .is_empty()
         );
+        let at = store::now();
+        let owner_balance = credit_balance(&db, owner, at).await.expect("owner");
+        let member_balance = credit_balance(&db, member, at).await.expect("member");
+        assert_eq!(owner_balance.paid, Credits::whole(3));
+        assert_eq!(member_balance.trial, Credits::HALF);
+        assert!(
+            get_job(&db, job.id)
+                .await
+                .expect("job")
+                .credits_refunded_at
+                .is_some()
+        );
+        let refunds = |rows: Vec<store::entity::credit_ledger::Model>| {
+            rows.into_iter()
+                .filter(|e| e.reason == "refund" && e.reference == Some(job.id.to_string()))
+                .count()
+        };
+        assert_eq!(refunds(credit_history(&db, owner, 20).await.expect("h")), 1);
+        assert_eq!(
+            refunds(credit_history(&db, member, 20).await.expect("h")),
+            1
+        );
+
+        // A paid job interrupted twice is failed by recovery, and refunded by it, once.
+        let PaidAnalysis::Queued(job) =
+            enqueue_paid_analysis(&db, Payer::own(owner), Credits::whole(1), &site(2, None))
+                .await
+                .expect("enqueue")
+        else {
+            panic!("refused")
+        };
+        for _ in 0..store::jobs::MAX_JOB_ATTEMPTS {
+            claim_next_job(&db, "dead")
+                .await
+                .expect("claim")
+                .expect("job");
+            recover_stale_jobs(&db, store::now() + chrono::Duration::days(1))
+                .await
+                .expect("recover");
+        }
+        assert_eq!(
+            get_job(&db, job.id).await.expect("job").status,
+            store::jobs::JobStatus::Failed
+        );
+        assert!(
+            recover_stale_jobs(&db, store::now() + chrono::Duration::days(1))
+                .await
+                .expect("recover again")
+                .failed
+                .is_empty()
+        );
+        assert_eq!(
+            credit_balance(&db, owner, store::now())
+                .await
+                .expect("owner")
+                .paid,
+            Credits::whole(3)
+        );
+        assert_eq!(
+            refunds(credit_history(&db, owner, 20).await.expect("h")),
+            1,
+            "the first job was refunded once"
+        );
+        let second: usize = credit_history(&db, owner, 20)
+            .await
+            .expect("h")
+            .into_iter()
+            .filter(|e| e.reason == "refund" && e.reference == Some(job.id.to_string()))
+            .count();
+        assert_eq!(second, 1);
     }
 );
 

@@ -356,3 +356,101 @@ async fn processes_starting_together_migrate_once() {
     })
     .await;
 }
+
+/// Migration 14 counts credits in halves: every balance and ledger row written before it keeps
+/// its value (doubled in storage), and going back is refused while a half credit exists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_credit_migration_keeps_every_value() {
+    use domain::credits::Credits;
+    use store::credits::{credit_balance, credit_history, grant_credits, start_trial};
+    each_engine_url(|url, engine| async move {
+        let db = store::open(&url, Some(1)).await.expect("open");
+        let before = Migrator::migrations()
+            .iter()
+            .position(|m| m.name() == "m20261125_000014_half_credits")
+            .expect("migration 14 is listed");
+        Migrator::up(&db, Some(u32::try_from(before).expect("count")))
+            .await
+            .expect("up to 13");
+        let user = create_user(
+            &db,
+            &NewUser {
+                email: "old@example.com".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("user")
+        .id;
+        // Before the migration the columns counted whole credits: these calls write the raw
+        // numbers 3 (paid, in two ledger rows) and 1 (trial).
+        grant_credits(&db, user, Credits::from_halves(2), "purchase", Some("pi_1"))
+            .await
+            .expect("grant");
+        grant_credits(&db, user, Credits::from_halves(1), "admin", None)
+            .await
+            .expect("grant");
+        start_trial(
+            &db,
+            user,
+            Credits::from_halves(1),
+            chrono::Duration::days(7),
+        )
+        .await
+        .expect("trial");
+
+        Migrator::up(&db, None).await.expect("migration 14");
+        let balance = credit_balance(&db, user, store::now())
+            .await
+            .expect("balance");
+        assert_eq!(
+            (balance.paid, balance.trial),
+            (Credits::whole(3), Credits::whole(1)),
+            "{engine:?}"
+        );
+        let mut deltas: Vec<i32> = credit_history(&db, user, 10)
+            .await
+            .expect("ledger")
+            .into_iter()
+            .map(|e| e.delta)
+            .collect();
+        deltas.sort_unstable();
+        assert_eq!(
+            deltas,
+            vec![2, 2, 4],
+            "{engine:?}: ledger rows in half credits"
+        );
+
+        // Down again while every value is whole: back to whole credits exactly.
+        Migrator::down(&db, Some(1)).await.expect("down");
+        let row = store::users::get_user(&db, user).await.expect("user");
+        assert_eq!(
+            (row.report_credits, row.trial_credits),
+            (3, 1),
+            "{engine:?}: whole credits again"
+        );
+        Migrator::up(&db, None).await.expect("up again");
+
+        // A half credit cannot go back to whole credits: the way down is refused, unchanged.
+        grant_credits(&db, user, Credits::HALF, "admin", None)
+            .await
+            .expect("half");
+        let refused = Migrator::down(&db, Some(1)).await;
+        assert!(refused.is_err(), "{engine:?}: {refused:?}");
+        assert!(
+            Migrator::get_pending_migrations(&db)
+                .await
+                .expect("pending")
+                .is_empty()
+        );
+        assert_eq!(
+            credit_balance(&db, user, store::now())
+                .await
+                .expect("balance")
+                .paid,
+            Credits::from_halves(7)
+        );
+        db.close().await.expect("close");
+    })
+    .await;
+}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, NavLink } from "react-router";
 import { Menu } from "lucide-react";
 import { Button } from "../ui/button";
@@ -22,9 +22,16 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "bg-muted text-foreground" : "text-muted-foreground",
   );
 
+/**
+ * The signed-in user's credits, loaded only once someone is signed in: it asks the domain rules
+ * (WebAssembly) to write the number, which a signed-out page (and the build-time shell) does not
+ * need to load.
+ */
+const CreditsLink = lazy(() => import("./credits-link").then((m) => ({ default: m.CreditsLink })));
+
 /** Shared header: logo, the four links with the current route highlighted, sign-in actions; a right-side menu below md. */
 export function Header() {
-  const { signedIn } = useSession();
+  const { signedIn, account } = useSession();
   const signOut = useSignOut();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -51,6 +58,11 @@ export function Header() {
           <div className="hidden items-center gap-2 md:flex">
             {signedIn ? (
               <>
+                {account && (
+                  <Suspense fallback={null}>
+                    <CreditsLink account={account} />
+                  </Suspense>
+                )}
                 <Button variant="ghost" onClick={onSignOut}>
                   Sign Out
                 </Button>
@@ -88,6 +100,11 @@ export function Header() {
               <div className="mt-auto flex flex-col gap-2">
                 {signedIn ? (
                   <>
+                    {account && (
+                      <Suspense fallback={null}>
+                        <CreditsLink account={account} onClick={() => setOpen(false)} />
+                      </Suspense>
+                    )}
                     <Button asChild>
                       <Link to="/dashboard" onClick={() => setOpen(false)}>
                         Dashboard

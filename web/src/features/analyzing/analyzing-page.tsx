@@ -7,13 +7,25 @@ import { Progress } from "../../components/ui/progress";
 import { Spinner } from "../../components/ui/spinner";
 import { PageMeta } from "../../components/seo/page-meta";
 import { requestAnalysis } from "../../api/analyze";
-import { reconnectDelayMs, stepForProgress, steps, timings } from "../../lib/domain";
+import { reconnectDelayMs, reportTypes, stepForProgress, steps, timings, type ReportType } from "../../lib/domain";
 import { toast } from "../../lib/toast";
 import { cn } from "../../lib/cn";
 import { AnalysisRun, type RunState } from "./analysis-run";
 import { facts } from "./facts";
 
-function useAnalysisRun(url: string | null, analysisId: string | undefined) {
+/** A paid run's report type from the address (`type=standard`), when it names one. */
+function paidType(raw: string | null): ReportType | undefined {
+  return reportTypes().find((t) => t.reportType === raw)?.reportType;
+}
+
+/**
+ * Starts (or follows) the analysis of `url`. A paid run (`type` in the address, docs/PRODUCT.md
+ * §2.6: the upgrade after checkout) asks for that report type; once queued, its id is written
+ * into the address (`analysis=`), so a reload follows the same analysis instead of paying again.
+ * On completion a paid run opens `/results?id=…&paid=true&type=…` (the 'Purchase Complete!' toast
+ * is the results page's); the server alone decides what the report shows.
+ */
+function useAnalysisRun(url: string | null, analysisId: string | undefined, type: ReportType | undefined) {
   const navigate = useNavigate();
   const [state, setState] = useState<RunState | null>(null);
   const runRef = useRef<AnalysisRun | null>(null);
@@ -22,20 +34,29 @@ function useAnalysisRun(url: string | null, analysisId: string | undefined) {
     const r = new AnalysisRun(
       url,
       {
-        start: (u) => requestAnalysis(u),
+        start: async (u) => {
+          const outcome = await requestAnalysis(u, undefined, type);
+          if (type && outcome.kind === "queued") {
+            const next = new URL(window.location.href);
+            next.searchParams.set("analysis", outcome.analysisId);
+            window.history.replaceState(window.history.state, "", next);
+          }
+          return outcome;
+        },
         openStream: (path) => new EventSource(path, { withCredentials: true }),
         timings: timings(),
         reconnectDelayMs,
         stepForProgress,
         onChange: setState,
-        onComplete: (id) => navigate(`/results?id=${encodeURIComponent(id)}&url=${encodeURIComponent(url)}`),
+        onComplete: (id) =>
+          navigate(`/results?id=${encodeURIComponent(id)}&url=${encodeURIComponent(url)}${type ? `&paid=true&type=${type}` : ""}`),
       },
       analysisId,
     );
     runRef.current = r;
     r.begin();
     return () => r.dispose();
-  }, [url, analysisId, navigate]);
+  }, [url, analysisId, type, navigate]);
   return { state, retry: () => runRef.current?.retry() };
 }
 
@@ -132,14 +153,19 @@ function ProgressScreen({ state, url }: { state: RunState; url: string }) {
   );
 }
 
-/** /analyzing?url=: starts the analysis and follows it to the results. */
+/** /analyzing?url= (optionally &type= for a paid report, &analysis= to follow one already queued): starts the analysis and follows it to the results. */
 export function AnalyzingPage() {
   const [params] = useSearchParams();
   const url = params.get("url");
   const location = useLocation();
   const navigate = useNavigate();
-  const analysisId = useMemo(() => (location.state as { analysisId?: string } | null)?.analysisId, [location.state]);
-  const { state, retry } = useAnalysisRun(url, analysisId);
+  const analysisParam = params.get("analysis");
+  const analysisId = useMemo(
+    () => (location.state as { analysisId?: string } | null)?.analysisId ?? analysisParam ?? undefined,
+    [location.state, analysisParam],
+  );
+  const type = paidType(params.get("type"));
+  const { state, retry } = useAnalysisRun(url, analysisId, type);
 
   useEffect(() => {
     if (url) return;

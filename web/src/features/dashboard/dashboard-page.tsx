@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Spinner } from "../../components/ui/spinner";
 import type { DashboardData } from "../../lib/domain";
 import { accountRequest, useSession } from "../../lib/session";
-import { trialStartedMessage } from "../../lib/domain";
+import { creditsLabel, formatCredits, reportTypes, trialStartedMessage } from "../../lib/domain";
 import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
 import { ScoreTrend } from "./score-trend";
@@ -64,15 +64,18 @@ export function DashboardPage() {
           <CardHeader>
             <CardTitle as="h2">Credits</CardTitle>
             {/* The trial credit expires, so the promise about paid credits is kept for a total of paid credits only. */}
-            {(account.team || account.trialCredits === 0) && <CardDescription>{account.team ? "Shared with your team" : "Paid credits never expire"}</CardDescription>}
+            <CardDescription>
+              {(account.team || account.trialCredits === 0) && <>{account.team ? "Shared with your team" : "Paid credits never expire"} · </>}
+              credits per report: {reportTypes().map((t) => `${t.name} ${formatCredits(t.credits)}`).join(", ")}
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <p className="text-3xl font-semibold" aria-label="Credits">
-              {account.paidCredits + account.trialCredits}
+              {formatCredits(account.paidCredits + account.trialCredits)}
             </p>
             {account.trialCredits > 0 && expires && (
               <p className="text-sm text-muted-foreground">
-                Includes {account.trialCredits} free trial credit, valid until {dateFormat.format(expires)}
+                Includes {creditsLabel(account.trialCredits)} of the free trial, valid until {dateFormat.format(expires)}
               </p>
             )}
             {!account.hasUsedTrial && (

@@ -54,7 +54,7 @@ export function DemoPage() {
   return (
     <>
       {meta}
-      <Report report={q.data} paid sample />
+      <Report report={q.data} sample />
     </>
   );
 }

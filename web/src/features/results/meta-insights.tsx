@@ -36,10 +36,24 @@ function UpgradePrompt({ what }: { what: string }) {
   );
 }
 
+/**
+ * Where an unpaid report's AI text would be: grey lines, blurred. The server sends no AI text for
+ * an unpaid report (docs/PRODUCT.md §6.4), so there is nothing real to blur and nothing is made up.
+ */
+function Teaser({ label }: { label: string }) {
+  return (
+    <div className="space-y-3" aria-label={label}>
+      {[92, 78, 85].map((w) => (
+        <div key={w} className="h-3 rounded bg-muted-foreground/30" style={{ width: `${w}%` }} />
+      ))}
+    </div>
+  );
+}
+
 function SuggestionPanel({ s, kind, paid, empty }: { s?: MetaSuggestion; kind: "title" | "description"; paid: boolean; empty: string }) {
   const id = useId();
   const [draft, setDraft] = useState(s?.suggested ?? "");
-  if (!s || (!s.analysis && !s.suggested)) return <p className="text-muted-foreground">{empty}</p>;
+  if (!s || (paid && !s.analysis && !s.suggested)) return <p className="text-muted-foreground">{empty}</p>;
   const current = (
     <div>
       <p className="text-sm font-medium text-muted-foreground">Current {kind}</p>
@@ -47,23 +61,11 @@ function SuggestionPanel({ s, kind, paid, empty }: { s?: MetaSuggestion; kind: "
       <p className="mt-1 text-xs text-muted-foreground">{s.current.length} characters</p>
     </div>
   );
-  const ai = (
-    <div className="space-y-3">
-      <div>
-        <p className="text-sm font-medium text-muted-foreground">AI analysis</p>
-        <p className="mt-1">{s.analysis}</p>
-      </div>
-      <div>
-        <p className="text-sm font-medium text-muted-foreground">Suggested {kind}</p>
-        <p className="mt-1 font-medium">{s.suggested}</p>
-      </div>
-    </div>
-  );
   if (!paid) {
     return (
       <div className="space-y-4">
         {current}
-        <ProLock>{ai}</ProLock>
+        <ProLock><Teaser label={`AI analysis and suggested ${kind}`} /></ProLock>
       </div>
     );
   }

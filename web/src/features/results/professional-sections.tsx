@@ -85,7 +85,9 @@ function Backlinks({ authority, analysis }: { authority?: number; analysis: Back
         head={["Site", "Links", "Followed"]}
         rows={analysis.topReferringDomains.map((d) => [d.domain, d.links, d.followedLinks])}
       />
-      <p className="text-sm text-muted-foreground">{analysis.note}</p>
+      <p className="text-sm text-muted-foreground">
+        Evidence: {analysis.evidence.pagesInGraph} pages on {analysis.evidence.domainsInGraph} sites in the link graph ({analysis.provider}). {analysis.note}
+      </p>
     </>
   );
 }

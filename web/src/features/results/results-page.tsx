@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from "react-router";
 import { ArrowRight, Check, CheckCircle2, Download, Link2, Plus, SearchX, Wand2 } from "lucide-react";
-import { packageCheckoutPath, sampleReportNotice, showWordpressTip, checkAddress, isProfessional, limits, timings, type AnalysisReport } from "../../lib/domain";
+import { packageCheckoutPath, reportTypes, sampleReportNotice, showWordpressTip, checkAddress, isProfessional, limits, timings, type AnalysisReport } from "../../lib/domain";
 import { Alert } from "../../components/ui/alert";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -23,6 +23,7 @@ import { MetaInsights } from "./meta-insights";
 import { PremiumSuite } from "./premium-suite";
 import { ActionPlan } from "./action-plan";
 import { UpgradeBox } from "./upgrade-box";
+import { ReportChooser } from "./report-chooser";
 import { ProfessionalSections } from "./professional-sections";
 import { ShareWidget } from "./share-widget";
 import { DownloadDialog } from "./download-dialog";
@@ -177,12 +178,18 @@ function WordpressTip() {
 }
 
 /**
- * The report screen. `sample`: the sample report of /demo (features/demo), which sets its own
- * head, says it is a sample and offers no download.
+ * The report. What it shows comes from the server: a paid report arrives whole, an unpaid one
+ * without its Pro-only content (docs/PRODUCT.md §6.3, §6.4), which shows as a blurred teaser
+ * with an upgrade prompt. The address's `paid` and `type` only choose presentation (the
+ * purchase toast); they unlock nothing.
  */
-export function Report({ report, paid, sample = false }: { report: AnalysisReport; paid: boolean; sample?: boolean }) {
+export function Report({ report, sample = false }: { report: AnalysisReport; sample?: boolean }) {
+  const paid = report.paid;
   const [params, setParams] = useSearchParams();
   const session = useSession();
+  // A signed-in user with credits chooses a paid report here; everyone else goes to checkout.
+  const balance = session.account ? session.account.paidCredits + session.account.trialCredits : 0;
+  const canBuyWithCredits = session.signedIn && balance >= Math.min(...reportTypes().map((t) => t.credits));
   const tabParam = params.get("tab");
   const tab: Tab = (tabs as readonly string[]).includes(tabParam ?? "") ? (tabParam as Tab) : "seo";
   const setTab = (t: string) => {
@@ -227,7 +234,7 @@ export function Report({ report, paid, sample = false }: { report: AnalysisRepor
             <a href={report.url} target="_blank" rel="noopener noreferrer nofollow" className="text-link underline underline-offset-4">{report.url}</a>
           </p>
           <p className="mt-1 text-sm text-muted-foreground">
-            {isProfessional(report.reportType) ? "Professional report" : "Basic report"} · {report.pagesAnalyzed} {report.pagesAnalyzed === 1 ? "page" : "pages"} analysed · {new Date(report.createdAt).toLocaleString()}
+            {isProfessional(report.reportType) ? "Professional report" : paid ? "Basic report" : "Free basic report"} · {report.pagesAnalyzed} {report.pagesAnalyzed === 1 ? "page" : "pages"} analysed · {new Date(report.createdAt).toLocaleString()}
           </p>
         </div>
         <ScoreRing score={s.overall} label="Overall score" size={120} />
@@ -250,11 +257,16 @@ export function Report({ report, paid, sample = false }: { report: AnalysisRepor
         <Button asChild variant="outline">
           <Link to="/"><Plus aria-hidden="true" /> New Analysis</Link>
         </Button>
-        {!paid && (
-          <Button asChild variant="secondary">
-            <Link to={packageCheckoutPath("credit-1")}>Advanced Analysis <ArrowRight aria-hidden="true" /></Link>
-          </Button>
-        )}
+        {!paid &&
+          (canBuyWithCredits ? (
+            <ReportChooser url={report.url} balance={balance}>
+              <Button variant="secondary">Advanced Analysis <ArrowRight aria-hidden="true" /></Button>
+            </ReportChooser>
+          ) : (
+            <Button asChild variant="secondary">
+              <Link to={packageCheckoutPath("credit-1")}>Advanced Analysis <ArrowRight aria-hidden="true" /></Link>
+            </Button>
+          ))}
       </div>
 
       <dl className="mt-8 grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -330,7 +342,7 @@ export function Report({ report, paid, sample = false }: { report: AnalysisRepor
         </div>
         <aside className="space-y-6 lg:sticky lg:top-24 lg:self-start" aria-label="Share and upgrade">
           <ShareWidget reportUrl={reportUrl} websiteUrl={report.url} overallScore={s.overall} reportId={report.id} />
-          {!paid && <UpgradeBox url={report.url} />}
+          {!paid && <UpgradeBox url={report.url} balance={canBuyWithCredits ? balance : null} />}
         </aside>
       </div>
     </div>
@@ -342,16 +354,17 @@ export function ResultsPage() {
   const params = useParams();
   const [search] = useSearchParams();
   const id = params.id ?? search.get("id") ?? "";
+  // docs/PRODUCT.md §4.9: paid=true with loaded data brings the 'Purchase Complete!' toast, the
+  // arrival after a purchase. It is presentation only, and only for a report the server says
+  // was paid for: an edited address gets neither the toast nor anything else.
   const paidParam = search.get("paid") === "true";
-  // docs/PRODUCT.md §2.6.1: the report is basic when type is basic or paid is not true.
-  const paid = paidParam && search.get("type") !== "basic";
   const q = useResult(id);
   const serverReport = useServerReport();
   const keepServerReport = useKeepServerReport(serverReport, !q.isPending);
   const announced = useRef(false);
 
   useEffect(() => {
-    if (paidParam && q.data && !announced.current) {
+    if (paidParam && q.data?.paid && !announced.current) {
       announced.current = true;
       toast({ title: "Purchase Complete!", description: "Your professional report is ready.", variant: "success" });
     }
@@ -386,5 +399,5 @@ export function ResultsPage() {
       </div>
     );
   }
-  return <Report report={q.data} paid={paid} />;
+  return <Report report={q.data} />;
 }

@@ -2,6 +2,7 @@ import { useNavigate } from "react-router";
 import { Check, Rocket } from "lucide-react";
 import { Button } from "../../components/ui/button";
 import { reportPages } from "../../lib/domain";
+import { ReportChooser } from "./report-chooser";
 
 const includes = [
   "Backlink analysis",
@@ -14,8 +15,12 @@ const includes = [
   "PDF download",
 ];
 
-/** 'Upgrade to In-Depth Analysis' for unpaid reports, with the session-storage hand-off to checkout. */
-export function UpgradeBox({ url }: { url: string }) {
+/**
+ * 'Upgrade to In-Depth Analysis' for unpaid reports. 'Get a Professional Report' lets a signed-in
+ * user with credits (`balance`) choose the report and start it at once; anyone else goes to
+ * checkout with the session-storage hand-off.
+ */
+export function UpgradeBox({ url, balance }: { url: string; balance: number | null }) {
   const navigate = useNavigate();
   const go = () => {
     try {
@@ -38,9 +43,17 @@ export function UpgradeBox({ url }: { url: string }) {
           </li>
         ))}
       </ul>
-      <Button variant="hero" className="mt-5 w-full" onClick={go}>
-        Get a Professional Report
-      </Button>
+      {balance !== null ? (
+        <ReportChooser url={url} balance={balance}>
+          <Button variant="hero" className="mt-5 w-full">
+            Get a Professional Report
+          </Button>
+        </ReportChooser>
+      ) : (
+        <Button variant="hero" className="mt-5 w-full" onClick={go}>
+          Get a Professional Report
+        </Button>
+      )}
       <p className="mt-3 text-center text-xs text-indigo-100">One-time payment • Instant access • 30-day guarantee</p>
     </section>
   );

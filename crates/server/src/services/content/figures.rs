@@ -93,7 +93,7 @@ pub fn figure(name: &str) -> Option<String> {
             let t = ReportType::parse(kind)?;
             let info = commerce::report_type_info(t);
             match *field {
-                "credits" => Some(number(info.credits)),
+                "credits" => Some(info.credits.to_string()),
                 "pages" => Some(info.pages.to_string()),
                 "name" => Some(info.name),
                 _ => None,

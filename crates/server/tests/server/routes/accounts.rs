@@ -37,7 +37,7 @@ const PASSWORD: &str = "correct horse battery";
 /// A browser as the server sees it: a session cookie (kept by hand: it is `Secure`, and the
 /// tests speak plain HTTP on loopback), the page's CSRF token, and our origin on each request.
 #[derive(Clone)]
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     web: &'a Web,
     cookie: Option<String>,
     csrf: Option<String>,
@@ -45,7 +45,7 @@ struct Browser<'a> {
 }
 
 impl<'a> Browser<'a> {
-    fn new(web: &'a Web) -> Self {
+    pub(crate) fn new(web: &'a Web) -> Self {
         Browser {
             web,
             cookie: None,
@@ -67,7 +67,7 @@ impl<'a> Browser<'a> {
         b
     }
 
-    async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
+    pub(crate) async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut req = self
             .web
@@ -111,15 +111,15 @@ impl<'a> Browser<'a> {
         answer
     }
 
-    async fn get(&mut self, path: &str) -> Answer {
+    pub(crate) async fn get(&mut self, path: &str) -> Answer {
         self.send("GET", path, None).await
     }
 
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
+    pub(crate) async fn post(&mut self, path: &str, body: Value) -> Answer {
         self.send("POST", path, Some(body)).await
     }
 
-    async fn sign_up(&mut self, email: &str, username: &str) -> Answer {
+    pub(crate) async fn sign_up(&mut self, email: &str, username: &str) -> Answer {
         self.post(
             "/api/accounts/sign-up",
             json!({"firstName": "Ada", "lastName": "Lovelace", "email": email,
@@ -564,7 +564,7 @@ async fn my_data_is_exported_and_deleted_with_my_reports() {
 
 /// A completed analysis of `url` requested by `user`, with the analyzer's premium snapshot as
 /// its report and `score` as its overall score; returns the report id.
-async fn complete_analysis(
+pub(crate) async fn complete_analysis(
     db: &store::DatabaseConnection,
     url: &str,
     user: i64,

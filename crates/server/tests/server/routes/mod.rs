@@ -8,6 +8,7 @@ mod files;
 mod health;
 mod oidc;
 mod pages;
+mod paid;
 mod progress;
 mod reports;
 mod results;
