@@ -152,7 +152,7 @@ impl Credits {
 impl std::fmt::Display for Credits {
     /// `0`, `0.5`, `1`, `2.5`: whole credits without a fraction, a half as `.5`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (whole, half) = (self.0 / 2, self.0 % 2 == 1);
+        let (whole, half) = (self.0 / 2, !self.0.is_multiple_of(2));
         if half {
             write!(f, "{whole}.5")
         } else {
@@ -171,7 +171,7 @@ impl std::str::FromStr for Credits {
 
 impl Serialize for Credits {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 2 == 0 {
+        if self.0.is_multiple_of(2) {
             // A whole number stays an integer in JSON (`1`, not `1.0`).
             serializer.serialize_u32(self.0 / 2)
         } else {

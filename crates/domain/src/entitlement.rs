@@ -49,7 +49,7 @@ pub fn redact_unpaid(report: &mut AnalysisReport) {
 /// Whether the report's PDF carries the Sitelens watermark: every report but a paid premium
 /// (white-label) one.
 pub fn watermarked(report: &AnalysisReport) -> bool {
-    !(report.paid && !report.report_type.watermarked())
+    !report.paid || report.report_type.watermarked()
 }
 
 /// The line at the foot of every page of the report's PDF: the analysed address, then the

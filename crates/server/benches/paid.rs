@@ -149,7 +149,8 @@ async fn bench_engine(label: &str, db: &TestDb) {
         .and_then(|v| v.split(';').next())
         .expect("session cookie")
         .to_owned();
-    let account: serde_json::Value = res.json().await.expect("account");
+    let account: serde_json::Value =
+        serde_json::from_slice(&res.bytes().await.expect("body")).expect("account");
     let csrf = account["account"]["csrfToken"]
         .as_str()
         .expect("csrf")
@@ -184,7 +185,8 @@ async fn bench_engine(label: &str, db: &TestDb) {
             .await
             .expect("analyze");
         assert_eq!(res.status(), 200, "paid analyze");
-        let body: serde_json::Value = res.json().await.expect("answer");
+        let body: serde_json::Value =
+            serde_json::from_slice(&res.bytes().await.expect("body")).expect("answer");
         answered.push(t.elapsed());
         let id = body["analysisId"].as_str().expect("analysis id");
         let (first, begun) = first_events(&http, &base, id, t).await;

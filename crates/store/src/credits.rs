@@ -298,7 +298,7 @@ pub async fn refund_credits(
 /// what was bought); a fraction is refused.
 pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> StoreResult<Grant> {
     let at = now();
-    if purchase.credits.halves() % 2 != 0 {
+    if !purchase.credits.halves().is_multiple_of(2) {
         return Err(StoreError::Conflict(
             "a purchase is of whole credits".into(),
         ));

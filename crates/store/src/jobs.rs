@@ -275,6 +275,8 @@ pub async fn enqueue_free_analysis(
 }
 
 /// The outcome of [`enqueue_paid_analysis`].
+// Made once per request and matched at once: boxing the job would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PaidAnalysis {
     /// The credits were spent and the job queued.
