@@ -712,44 +712,55 @@ mod tests {
     #[test]
     fn image_aspect_ratio_follows_lighthouse() {
         // 400x200 shown at 200x150: stretched.
-        assert!(distorted(&img(
-            "http://h/a.png",
-            (400.0, 200.0),
-            (200.0, 150.0),
-            "fill"
-        )));
-        // Off by a pixel: within Lighthouse's 2 px.
-        assert!(!distorted(&img(
-            "http://h/a.png",
-            (400.0, 200.0),
-            (200.0, 101.0),
-            "fill"
-        )));
-        // SVG by its URL, object-fit other than fill, tiny files: not judged.
-        assert!(!distorted(&img(
-            "http://h/Logo.SVG?v=2",
-            (400.0, 200.0),
-            (200.0, 150.0),
-            "fill"
-        )));
-        assert!(!distorted(&img(
-            "data:image/svg+xml,%3Csvg%3E",
-            (400.0, 200.0),
-            (200.0, 150.0),
-            "fill"
-        )));
-        assert!(!distorted(&img(
-            "http://h/a.png",
-            (400.0, 200.0),
-            (200.0, 150.0),
-            "none"
-        )));
-        assert!(!distorted(&img(
-            "http://h/a.png",
-            (5.0, 4.0),
-            (50.0, 10.0),
-            "fill"
-        )));
+        // (url, file, shown, object-fit, stretched)
+        let cases = [
+            // 400x200 shown at 200x150: stretched.
+            (
+                "http://h/a.png",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "fill",
+                true,
+            ),
+            // Off by a pixel: within Lighthouse's 2 px.
+            (
+                "http://h/a.png",
+                (400.0, 200.0),
+                (200.0, 101.0),
+                "fill",
+                false,
+            ),
+            // SVG by its URL, object-fit other than fill, tiny files: not judged.
+            (
+                "http://h/Logo.SVG?v=2",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "fill",
+                false,
+            ),
+            (
+                "data:image/svg+xml,%3Csvg%3E",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "fill",
+                false,
+            ),
+            (
+                "http://h/a.png",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "none",
+                false,
+            ),
+            ("http://h/a.png", (5.0, 4.0), (50.0, 10.0), "fill", false),
+        ];
+        for (url, file, shown, fit, stretched) in cases {
+            assert_eq!(
+                distorted(&img(url, file, shown, fit)),
+                stretched,
+                "{url} {shown:?} {fit}"
+            );
+        }
         // Bootstrap's .img-thumbnail: 4 px padding and a 1 px border around a 300x200 photo
         // drawn at 300x200. Its box is 310x210, out of proportion; its content box, which
         // Lighthouse reads (img.width, img.height), is not.
