@@ -74,16 +74,40 @@ async () => {
   }
   const speedIndex = total > 0 ? weighted / total : fcp;
 
+  // Images in a <picture> or with a srcset report a natural size scaled by the chosen density;
+  // like Lighthouse, their file's own size is read from a fresh Image (cached, 250 ms at most).
+  const intrinsic = new Map();
+  const fromSource = Array.from(document.images).filter((i) => i.currentSrc && (i.srcset || (i.parentElement && i.parentElement.tagName === 'PICTURE')));
+  await Promise.race([
+    Promise.all(fromSource.map((i) => new Promise((done) => {
+      const probe = new Image();
+      probe.onload = () => { intrinsic.set(i.currentSrc, [probe.naturalWidth, probe.naturalHeight]); done(); };
+      probe.onerror = () => done();
+      probe.src = i.currentSrc;
+    }))),
+    new Promise((r) => setTimeout(r, 250)),
+  ]);
   const images = [];
   for (const img of document.images) {
     const r = img.getBoundingClientRect();
     const cs = getComputedStyle(img);
+    const picture = !!img.parentElement && img.parentElement.tagName === 'PICTURE';
+    const own = picture || img.srcset ? intrinsic.get(img.currentSrc) : [img.naturalWidth, img.naturalHeight];
     images.push({
       url: img.currentSrc || img.src || '',
       naturalWidth: img.naturalWidth,
       naturalHeight: img.naturalHeight,
+      fileSize: own || null,
       width: r.width,
       height: r.height,
+      displayedWidth: img.width,
+      displayedHeight: img.height,
+      top: r.top,
+      bottom: r.bottom,
+      left: r.left,
+      right: r.right,
+      srcset: img.srcset,
+      imageRendering: cs.imageRendering,
       hasWidthAttr: img.hasAttribute('width'),
       hasHeightAttr: img.hasAttribute('height'),
       cssSized: !!(img.style.width && img.style.height) || cs.aspectRatio !== 'auto',
@@ -131,6 +155,7 @@ async () => {
       decodedBodySize: r.decodedBodySize || 0,
     })),
     images,
+    screen: { width: vw, height: vh, dpr: devicePixelRatio },
     doctype: document.doctype ? document.doctype.name : null,
     compatMode: document.compatMode,
     characterSet: document.characterSet,

@@ -186,6 +186,55 @@ fn replace_render_blocking(groups: &mut [SectionGroup], sim: &Estimates) {
     }
 }
 
+/// Lighthouse 12.8.2's `total-byte-weight` curve: 2,667 KiB scores 0.9, 4,000 KiB 0.5.
+const TOTAL_BYTE_WEIGHT: domain::score::Curve = domain::score::Curve {
+    p10: 2667.0 * 1024.0,
+    median: 4000.0 * 1024.0,
+    weight: 0,
+};
+
+/// Whether Lighthouse passes `total-byte-weight` for a load of `bytes` on the wire: its score
+/// on the curve, rounded to two places as Lighthouse rounds audit scores, is at least 0.9.
+fn byte_weight_passes(bytes: f64) -> bool {
+    let score = domain::score::log_normal_score(TOTAL_BYTE_WEIGHT, bytes);
+    (score * 100.0).round() / 100.0 >= 0.9
+}
+
+/// Replace the HTTP side's page-weight verdict (the HTML and at most the first referenced
+/// assets, fetched one by one) by Lighthouse's `total-byte-weight` rule on what the measured
+/// load transferred: every request the page made, on the wire.
+fn replace_page_weight(groups: &mut [SectionGroup], bytes: f64, requests: u32) {
+    for g in groups.iter_mut() {
+        let Some(f) = g
+            .findings
+            .iter_mut()
+            .find(|f| f.audit.as_deref() == Some("total-byte-weight"))
+        else {
+            continue;
+        };
+        let kib = (bytes / 1024.0).round();
+        if byte_weight_passes(bytes) {
+            f.kind = FindingType::Good;
+            f.title = "Page weight is reasonable".to_owned();
+            f.description = format!(
+                "The page transferred {kib:.0} KiB in {requests} requests (good: at most about 2,700 KiB)."
+            );
+            f.solution = None;
+        } else {
+            f.kind = FindingType::Warning;
+            f.title = "Page is heavy".to_owned();
+            f.description = format!(
+                "The page transferred {kib:.0} KiB in {requests} requests; above about 2,700 KiB it loads slowly on mobile connections."
+            );
+            f.solution = Some(
+                "Compress and resize images, serve WebP/AVIF, and drop unused scripts and styles."
+                    .to_owned(),
+            );
+        }
+        g.status = group_status(&g.findings);
+    }
+}
+
 /// Store both screenshots through `store` as `{report_id}-desktop.png` and
 /// `{report_id}-mobile.png` and return their addresses.
 pub async fn store_screenshots(
@@ -268,6 +317,11 @@ pub fn merge_into(
     if let Some(sim) = &browser.simulated {
         replace_render_blocking(&mut report.technical_analysis, &sim.mobile);
     }
+    replace_page_weight(
+        &mut report.technical_analysis,
+        load.transferred_bytes,
+        load.request_count,
+    );
     if let Some(f) = unanswered_finding(&load.unanswered) {
         merge_group(
             &mut report.technical_analysis,
@@ -431,5 +485,49 @@ pub async fn analyze_with_browser(
             Ok((report, None))
         }
         Err(e) => Ok((report, Some(e))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::report::SectionStatus;
+
+    fn weight_group() -> Vec<SectionGroup> {
+        // The HTTP side's verdict: the HTML and its first 60 assets, well under 3 MB.
+        vec![SectionGroup {
+            title: "Page Weight & Loading".to_owned(),
+            status: SectionStatus::Good,
+            findings: vec![Finding {
+                id: "perf.page-weight".to_owned(),
+                kind: FindingType::Good,
+                title: "Page weight is reasonable".to_owned(),
+                description: "412 KB transferred for the HTML and 60 referenced assets.".to_owned(),
+                solution: None,
+                audit: Some("total-byte-weight".to_owned()),
+            }],
+        }]
+    }
+
+    #[test]
+    fn page_weight_follows_lighthouse_on_the_measured_load() {
+        // A page of 905 small images (an emoji cheat sheet): the browser saw 2.9 MB, which
+        // Lighthouse fails (score about 0.86), though the first 60 assets weighed little.
+        let mut groups = weight_group();
+        replace_page_weight(&mut groups, 2_900_000.0, 905);
+        let f = &groups[0].findings[0];
+        assert_eq!(f.kind, FindingType::Warning);
+        assert!(
+            f.description.contains("2832 KiB in 905 requests"),
+            "{}",
+            f.description
+        );
+        assert_eq!(groups[0].status, SectionStatus::NeedsImprovement);
+        // Exactly 2,667 KiB scores 0.9: a pass, as are lighter loads.
+        let mut groups = weight_group();
+        replace_page_weight(&mut groups, 2667.0 * 1024.0, 40);
+        assert_eq!(groups[0].findings[0].kind, FindingType::Good);
+        assert!(byte_weight_passes(1_000_000.0));
+        assert!(!byte_weight_passes(3_000_000.0));
     }
 }

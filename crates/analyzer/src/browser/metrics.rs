@@ -182,6 +182,8 @@ pub struct Collected {
     resources: Vec<ResourceTiming>,
     /// The page's images.
     pub images: Vec<ImageProbe>,
+    /// The viewport the images were measured in.
+    pub screen: ScreenProbe,
     /// `document.doctype.name`.
     pub doctype: Option<String>,
     /// `document.compatMode`.
@@ -277,36 +279,147 @@ pub struct ImageProbe {
     pub visible: bool,
     /// In the first viewport.
     pub in_viewport: bool,
+    /// The file's own pixel size: the natural size, or for an image in a `<picture>` or with a
+    /// `srcset` (whose natural size is scaled by the chosen density) the size a fresh `Image`
+    /// of `currentSrc` reports; unknown when that did not load in time.
+    pub file_size: Option<(f64, f64)>,
+    /// `img.width`: the rendered content-box width, whole CSS px.
+    pub displayed_width: f64,
+    /// `img.height`.
+    pub displayed_height: f64,
+    /// Bounding box, CSS px from the viewport's top left.
+    pub top: f64,
+    /// Bottom edge.
+    pub bottom: f64,
+    /// Left edge.
+    pub left: f64,
+    /// Right edge.
+    pub right: f64,
+    /// The `srcset` attribute.
+    pub srcset: String,
+    /// `image-rendering`.
+    pub image_rendering: String,
 }
 
-/// Lighthouse 12.8.2's image-aspect-ratio: raster images (not SVG) drawn with object-fit
-/// fill, both natural sides over 5 px, whose displayed size is off by 2 px or more from the
-/// size their natural ratio gives along the shorter target.
-fn distorted(img: &ImageProbe, mime: &str) -> bool {
-    let path = img
-        .url
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let svg = mime == "image/svg+xml"
-        || path.ends_with(".svg")
-        || img.url.starts_with("data:image/svg+xml");
-    let fill = img.object_fit.is_empty() || img.object_fit == "fill";
-    if svg || !fill || img.natural_width <= 5.0 || img.natural_height <= 5.0 {
+/// The page's viewport as the page saw it: `innerWidth`, `innerHeight`, `devicePixelRatio`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(default)]
+pub struct ScreenProbe {
+    /// `innerWidth`.
+    pub width: f64,
+    /// `innerHeight`.
+    pub height: f64,
+    /// `devicePixelRatio`.
+    pub dpr: f64,
+}
+
+impl Default for ScreenProbe {
+    fn default() -> Self {
+        ScreenProbe {
+            width: 0.0,
+            height: 0.0,
+            dpr: 1.0,
+        }
+    }
+}
+
+/// Lighthouse's `UrlUtils.guessMimeType` for SVG: a `data:image/svg+xml` URL or a path ending
+/// in `.svg`.
+fn svg_by_url(url: &str) -> bool {
+    if let Some(rest) = url.strip_prefix("data:") {
+        return rest.starts_with("image/svg+xml;") || rest.starts_with("image/svg+xml,");
+    }
+    url::Url::parse(url).is_ok_and(|u| u.path().to_ascii_lowercase().ends_with(".svg"))
+}
+
+/// Lighthouse 12.8.2's image-aspect-ratio: every `<img>` (visible or not) whose URL does not
+/// name an SVG, whose file is over 5 px both ways, drawn at a size (`img.width` and
+/// `img.height`: the content box, so padding and borders do not count) with object-fit fill,
+/// and whose displayed size is off by 2 px or more from the size its natural ratio gives along
+/// the shorter target.
+fn distorted(img: &ImageProbe) -> bool {
+    let Some((nw, nh)) = img.file_size else {
+        return false;
+    };
+    let (w, h) = (img.displayed_width, img.displayed_height);
+    if svg_by_url(&img.url) || img.object_fit != "fill" || nw <= 5.0 || nh <= 5.0 {
         return false;
     }
-    if img.width <= 0.0 || img.height <= 0.0 {
+    if w <= 0.0 || h <= 0.0 {
         return false;
     }
-    let ratio = img.natural_width / img.natural_height;
-    let target_height = img.width / ratio;
-    let target_width = img.height * ratio;
+    let ratio = nw / nh;
+    let target_height = w / ratio;
+    let target_width = h * ratio;
     if target_height < target_width {
-        (target_height - img.height).abs() >= 2.0
+        (target_height - h).abs() >= 2.0
     } else {
-        (target_width - img.width).abs() >= 2.0
+        (target_width - w).abs() >= 2.0
     }
+}
+
+/// Whether a `srcset` holds a density descriptor as Lighthouse finds one: a space, digits, an
+/// optional fraction, then `x` (`/ \d+(\.\d+)?x/`).
+fn has_density_descriptor(srcset: &str) -> bool {
+    let b = srcset.as_bytes();
+    (0..b.len()).any(|i| {
+        if b[i] != b' ' {
+            return false;
+        }
+        let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let mut j = i + 1;
+        let whole = digits(j);
+        if whole == 0 {
+            return false;
+        }
+        j += whole;
+        if b.get(j) == Some(&b'.') && digits(j + 1) > 0 {
+            j += 1 + digits(j + 1);
+        }
+        b.get(j) == Some(&b'x')
+    })
+}
+
+/// Lighthouse 12.8.2's image-size-responsive: an `<img>` on the first screen (its box touches
+/// the viewport and fits in it), drawn over 1 px both ways with object-fit fill, not pixel art
+/// (`image-rendering` pixelated or crisp-edges), without density descriptors in its `srcset`,
+/// whose URL or response is not SVG, fails when its file has fewer pixels either way than the
+/// displayed size times the pixel ratio (quantized to 1, 1.5 or 2) times 1, or 0.75 when a side
+/// is over 64 px.
+fn low_resolution(img: &ImageProbe, mime: &str, screen: &ScreenProbe) -> bool {
+    let Some((nw, nh)) = img.file_size else {
+        return false;
+    };
+    let (w, h) = (img.displayed_width, img.displayed_height);
+    let density_descriptor = has_density_descriptor(&img.srcset);
+    let candidate = w > 1.0
+        && h > 1.0
+        && nw > 0.0
+        && nh > 0.0
+        && mime != "image/svg+xml"
+        && !svg_by_url(&img.url)
+        && img.object_fit == "fill"
+        && !matches!(img.image_rendering.as_str(), "pixelated" | "crisp-edges")
+        && !density_descriptor;
+    if !candidate {
+        return false;
+    }
+    let dpr = if screen.dpr >= 2.0 {
+        2.0
+    } else if screen.dpr >= 1.5 {
+        1.5
+    } else {
+        1.0
+    };
+    let factor = if w > 64.0 || h > 64.0 { 0.75 } else { 1.0 };
+    let right_size = nw >= (factor * dpr * w).ceil() && nh >= (factor * dpr * h).ceil();
+    let visible = (img.bottom - img.top) * (img.right - img.left) > 0.0
+        && img.top <= screen.height
+        && img.bottom >= 0.0
+        && img.left <= screen.width
+        && img.right >= 0.0;
+    let fits = img.bottom - img.top <= screen.height && img.right - img.left <= screen.width;
+    !right_size && visible && fits
 }
 
 /// The registrable part of a host, approximated as its last two labels (IP addresses whole).
@@ -449,9 +562,12 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
 
     let mut images = Vec::new();
     for img in &c.images {
-        if !img.visible || img.url.is_empty() || img.natural_width <= 0.0 {
+        if img.url.is_empty() {
             continue;
         }
+        // Lighthouse judges proportions and resolution on images it does not see as rendered
+        // (visibility: hidden) too; savings and reserved space only count for shown ones.
+        let shown = img.visible && img.natural_width > 0.0;
         let res = find(&img.url);
         let bytes = res.as_ref().map_or(0.0, |r| r.transferred_bytes);
         let mime = res
@@ -473,15 +589,15 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
         } else {
             0.0
         };
-        let wasted = if wasted >= IGNORE_SAVINGS_BYTES {
+        let wasted = if shown && wasted >= IGNORE_SAVINGS_BYTES {
             wasted
         } else {
             0.0
         };
-        let no_dimensions = !(img.css_sized || (img.has_width_attr && img.has_height_attr));
-        let distorted = distorted(img, &mime);
-        let upscaled =
-            img.width > img.natural_width * 1.25 || img.height > img.natural_height * 1.25;
+        let no_dimensions =
+            shown && !(img.css_sized || (img.has_width_attr && img.has_height_attr));
+        let distorted = distorted(img);
+        let upscaled = low_resolution(img, &mime, &c.screen);
         if wasted > 0.0 || no_dimensions || distorted || upscaled {
             images.push(ImageFinding {
                 url: img.url.clone(),
@@ -573,41 +689,144 @@ mod tests {
         assert!(!insecure("data:image/png;base64,AAAA"));
     }
 
-    #[test]
-    fn image_aspect_ratio_follows_lighthouse() {
-        let img = |url: &str, natural: (f64, f64), shown: (f64, f64), fit: &str| ImageProbe {
+    fn img(url: &str, file: (f64, f64), shown: (f64, f64), fit: &str) -> ImageProbe {
+        ImageProbe {
             url: url.to_owned(),
-            natural_width: natural.0,
-            natural_height: natural.1,
+            natural_width: file.0,
+            natural_height: file.1,
+            file_size: Some(file),
             width: shown.0,
             height: shown.1,
+            displayed_width: shown.0,
+            displayed_height: shown.1,
+            top: 10.0,
+            bottom: 10.0 + shown.1,
+            left: 0.0,
+            right: shown.0,
             object_fit: fit.to_owned(),
             visible: true,
             ..ImageProbe::default()
-        };
+        }
+    }
+
+    #[test]
+    fn image_aspect_ratio_follows_lighthouse() {
         // 400x200 shown at 200x150: stretched.
-        assert!(distorted(
-            &img("/a.png", (400.0, 200.0), (200.0, 150.0), "fill"),
-            "image/png"
-        ));
-        // Off by a pixel: within Lighthouse's 2 px.
-        assert!(!distorted(
-            &img("/a.png", (400.0, 200.0), (200.0, 101.0), "fill"),
-            "image/png"
-        ));
-        // SVG, object-fit other than fill, tiny images: not judged.
-        assert!(!distorted(
-            &img("/a.svg", (400.0, 200.0), (200.0, 150.0), "fill"),
-            ""
-        ));
-        assert!(!distorted(
-            &img("/a.png", (400.0, 200.0), (200.0, 150.0), "none"),
-            "image/png"
-        ));
-        assert!(!distorted(
-            &img("/a.png", (5.0, 4.0), (50.0, 10.0), "fill"),
-            "image/png"
-        ));
+        // (url, file, shown, object-fit, stretched)
+        let cases = [
+            // 400x200 shown at 200x150: stretched.
+            (
+                "http://h/a.png",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "fill",
+                true,
+            ),
+            // Off by a pixel: within Lighthouse's 2 px.
+            (
+                "http://h/a.png",
+                (400.0, 200.0),
+                (200.0, 101.0),
+                "fill",
+                false,
+            ),
+            // SVG by its URL, object-fit other than fill, tiny files: not judged.
+            (
+                "http://h/Logo.SVG?v=2",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "fill",
+                false,
+            ),
+            (
+                "data:image/svg+xml,%3Csvg%3E",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "fill",
+                false,
+            ),
+            (
+                "http://h/a.png",
+                (400.0, 200.0),
+                (200.0, 150.0),
+                "none",
+                false,
+            ),
+            ("http://h/a.png", (5.0, 4.0), (50.0, 10.0), "fill", false),
+        ];
+        for (url, file, shown, fit, stretched) in cases {
+            assert_eq!(
+                distorted(&img(url, file, shown, fit)),
+                stretched,
+                "{url} {shown:?} {fit}"
+            );
+        }
+        // Bootstrap's .img-thumbnail: 4 px padding and a 1 px border around a 300x200 photo
+        // drawn at 300x200. Its box is 310x210, out of proportion; its content box, which
+        // Lighthouse reads (img.width, img.height), is not.
+        let mut thumb = img("http://h/фото.jpg", (300.0, 200.0), (300.0, 200.0), "fill");
+        thumb.width = 310.0;
+        thumb.height = 210.0;
+        assert!(!distorted(&thumb));
+        // A picture whose file did not load in time has no known size: not judged.
+        let mut unknown = img("http://h/a.jpg", (400.0, 200.0), (200.0, 150.0), "fill");
+        unknown.file_size = None;
+        assert!(!distorted(&unknown));
+    }
+
+    #[test]
+    fn image_resolution_follows_lighthouse_on_the_emulated_phone() {
+        let phone = ScreenProbe {
+            width: 412.0,
+            height: 823.0,
+            dpr: 1.75,
+        };
+        // A 400x300 photo drawn 380x285 on the phone: the pixel ratio quantizes to 1.5 and a
+        // large image needs 0.75 of that, ceil(380 * 1.125) = 428 px wide. Too few.
+        let hero = img("http://h/héro.jpg", (400.0, 300.0), (380.0, 285.0), "fill");
+        assert!(low_resolution(&hero, "image/jpeg", &phone));
+        // The same at device pixel ratio 1 (a desktop screen) is sharp enough.
+        let desk = ScreenProbe { dpr: 1.0, ..phone };
+        assert!(!low_resolution(&hero, "image/jpeg", &desk));
+        // 450x340 is enough on the phone.
+        let sharp = img("http://h/a.jpg", (450.0, 340.0), (380.0, 285.0), "fill");
+        assert!(!low_resolution(&sharp, "image/jpeg", &phone));
+        // A small icon (64 px or less) needs the full 1.5: 48x48 drawn at 40x40 is too few.
+        let icon = img("http://h/i.png", (48.0, 48.0), (40.0, 40.0), "fill");
+        assert!(low_resolution(&icon, "image/png", &phone));
+        // Below the first screen, or taller than the screen: not judged.
+        let mut below = hero.clone();
+        below.top = 900.0;
+        below.bottom = 1185.0;
+        assert!(!low_resolution(&below, "image/jpeg", &phone));
+        let mut tall = img("http://h/a.jpg", (100.0, 500.0), (380.0, 900.0), "fill");
+        tall.top = 0.0;
+        tall.bottom = 900.0;
+        assert!(!low_resolution(&tall, "image/jpeg", &phone));
+        // Density descriptors, pixel art, SVG responses and object-fit: not judged.
+        let mut dense = hero.clone();
+        dense.srcset = "a.jpg 1x, a@2x.jpg 2x".to_owned();
+        assert!(!low_resolution(&dense, "image/jpeg", &phone));
+        let mut widths = hero.clone();
+        widths.srcset = "a-400.jpg 400w, a-800.jpg 800w".to_owned();
+        assert!(low_resolution(&widths, "image/jpeg", &phone));
+        let mut pixel_art = hero.clone();
+        pixel_art.image_rendering = "pixelated".to_owned();
+        assert!(!low_resolution(&pixel_art, "image/jpeg", &phone));
+        assert!(!low_resolution(&hero, "image/svg+xml", &phone));
+        let mut cover = hero.clone();
+        cover.object_fit = "cover".to_owned();
+        assert!(!low_resolution(&cover, "image/jpeg", &phone));
+    }
+
+    #[test]
+    fn density_descriptors_are_found_as_lighthouse_finds_them() {
+        assert!(has_density_descriptor("a.jpg 1x, b.jpg 2x"));
+        assert!(has_density_descriptor("a.jpg 1.5x"));
+        assert!(!has_density_descriptor("a.jpg 400w, b.jpg 800w"));
+        assert!(!has_density_descriptor("a.jpg 1.x"));
+        assert!(!has_density_descriptor(""));
+        assert!(!has_density_descriptor("страница.jpg 2 x"));
     }
 
     #[test]
