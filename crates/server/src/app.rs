@@ -16,8 +16,7 @@ use tower_http::trace::TraceLayer;
 use crate::error::AppError;
 use crate::routes::{
     accounts, analyses, contact, dashboard, demo, files, health, oidc, pages, progress, reports,
-    results,
-    stats, teams, trial,
+    results, stats, teams, trial,
 };
 use crate::state::AppState;
 
