@@ -20,6 +20,7 @@ mod m20261122_000009_one_time_tokens;
 mod m20261122_000010_webhook_events;
 mod m20261122_000011_result_pages;
 mod m20261125_000012_account_security;
+mod m20261125_000013_billing;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000010_webhook_events::Migration),
             Box::new(m20261122_000011_result_pages::Migration),
             Box::new(m20261125_000012_account_security::Migration),
+            Box::new(m20261125_000013_billing::Migration),
         ]
     }
 }
