@@ -13,11 +13,11 @@ use crate::commerce::{
 use crate::report::ReportType;
 use crate::site_url;
 
-/// Alert when a pack or credit purchase cannot start or is declined (docs/PRODUCT.md §8.12).
+/// Alert when a pack or credit purchase cannot start or is declined (docs/PRODUCT.md §8.11).
 pub const PURCHASE_ERROR_MESSAGE: &str = "Error starting purchase. Please try again.";
-/// Alert when a subscription cannot start or is declined (docs/PRODUCT.md §8.12).
+/// Alert when a subscription cannot start or is declined (docs/PRODUCT.md §8.11).
 pub const SUBSCRIPTION_ERROR_MESSAGE: &str = "Error starting subscription. Please try again.";
-/// Toast title once a purchase is granted (docs/PRODUCT.md §8.14, §4.10).
+/// Toast title once a purchase is granted (docs/PRODUCT.md §8.14, §4.9).
 pub const PURCHASE_COMPLETE_TITLE: &str = "Purchase Complete!";
 /// The label every checkout page carries in test-payment mode.
 pub const TEST_MODE_LABEL: &str = "Test payment mode: no real card is charged and no money moves";
@@ -166,7 +166,7 @@ pub struct CheckoutItem {
 }
 
 impl CheckoutItem {
-    /// The alert shown when this checkout cannot start or is declined (docs/PRODUCT.md §8.12).
+    /// The alert shown when this checkout cannot start or is declined (docs/PRODUCT.md §8.11).
     pub fn failure_message(&self) -> &'static str {
         failure_message(self.kind)
     }

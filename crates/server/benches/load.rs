@@ -128,6 +128,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        stripe: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

@@ -30,6 +30,7 @@ fn config(url: String, dir: &std::path::Path) -> Config {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        stripe: None,
         log_filter: "warn".to_owned(),
         node_name: "bench".to_owned(),
     }

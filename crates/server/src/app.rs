@@ -15,8 +15,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, analyses, contact, dashboard, files, health, pages, progress, reports, results,
-    stats, teams, trial,
+    accounts, analyses, billing, contact, dashboard, files, health, pages, progress, reports,
+    results, stats, teams, trial, webhooks,
 };
 use crate::state::AppState;
 
@@ -42,6 +42,8 @@ pub fn router(state: AppState) -> Router {
         .merge(accounts::router())
         .merge(dashboard::router())
         .merge(teams::router())
+        .merge(billing::router())
+        .merge(webhooks::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,

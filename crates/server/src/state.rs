@@ -9,6 +9,7 @@ use store::DatabaseConnection;
 use crate::config::Config;
 use crate::extract::TrustedProxies;
 use crate::services::accounts::Links;
+use crate::services::billing::PaymentProvider;
 use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
 use crate::services::mail::Mailer;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub links: Arc<Links>,
     /// How session cookies are written and checked.
     pub cookies: Arc<CookiePolicy>,
+    /// Who takes payments: Stripe, or the labelled test-payment mode.
+    pub payments: PaymentProvider,
 }
 
 /// The session cookie's settings and the origin state-changing requests must come from.
@@ -70,6 +73,7 @@ impl AppState {
                 origin: config.public_origin(),
             }),
             mailer,
+            payments: PaymentProvider::from_config(&config),
             web: Arc::new(WebApp::load(&config.web_dir).await),
             trusted_proxies: TrustedProxies(config.trusted_proxies.clone().into()),
             db,

@@ -293,6 +293,15 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             "A Sitelens website analysis report.",
         ),
         "/dashboard" => hidden("Dashboard", "Your Sitelens reports and credits."),
+        // docs/PRODUCT.md §7.10: the checkout and payment pages (Stripe, or test payments).
+        "/stripe-checkout"
+        | "/checkout"
+        | "/payment"
+        | "/payment-success"
+        | "/thank-you"
+        | "/test-checkout"
+        | "/test-credit-checkout"
+        | "/test-checkout-flows" => hidden("Checkout", "Buy Sitelens credits or a plan."),
         "/accounts/sign-in"
         | "/accounts/sign-up"
         | "/accounts/forgot-password"

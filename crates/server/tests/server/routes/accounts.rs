@@ -39,7 +39,7 @@ const PASSWORD: &str = "correct horse battery";
 /// A browser as the server sees it: a session cookie (kept by hand: it is `Secure`, and the
 /// tests speak plain HTTP on loopback), the page's CSRF token, and our origin on each request.
 #[derive(Clone)]
-struct Browser<'a> {
+pub(crate) struct Browser<'a> {
     web: &'a Web,
     cookie: Option<String>,
     csrf: Option<String>,
@@ -47,7 +47,7 @@ struct Browser<'a> {
 }
 
 impl<'a> Browser<'a> {
-    fn new(web: &'a Web) -> Self {
+    pub(crate) fn new(web: &'a Web) -> Self {
         Browser {
             web,
             cookie: None,
@@ -69,7 +69,7 @@ impl<'a> Browser<'a> {
         b
     }
 
-    async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
+    pub(crate) async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut req = self
             .web
@@ -115,15 +115,15 @@ impl<'a> Browser<'a> {
         Answer { status, json }
     }
 
-    async fn get(&mut self, path: &str) -> Answer {
+    pub(crate) async fn get(&mut self, path: &str) -> Answer {
         self.send("GET", path, None).await
     }
 
-    async fn post(&mut self, path: &str, body: Value) -> Answer {
+    pub(crate) async fn post(&mut self, path: &str, body: Value) -> Answer {
         self.send("POST", path, Some(body)).await
     }
 
-    async fn sign_up(&mut self, email: &str, username: &str) -> Answer {
+    pub(crate) async fn sign_up(&mut self, email: &str, username: &str) -> Answer {
         self.post(
             "/api/accounts/sign-up",
             json!({"firstName": "Ada", "lastName": "Lovelace", "email": email,
@@ -142,7 +142,7 @@ impl<'a> Browser<'a> {
 }
 
 /// The one-time token in the newest outbox mail to `to` whose link goes to `page`.
-async fn outbox_token(db: &store::DatabaseConnection, to: &str, page: &str) -> String {
+pub(crate) async fn outbox_token(db: &store::DatabaseConnection, to: &str, page: &str) -> String {
     let mails = store::outbox::recent_emails(db, 50).await.expect("outbox");
     let mail = mails
         .iter()
