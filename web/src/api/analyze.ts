@@ -15,17 +15,18 @@ export class AnalyzeError extends Error {
 const networkFailure = "Failed to analyze website. Please try again.";
 
 /**
- * POST /api/analyze {url}. Reads success, data.id, error and analysisId (docs/PRODUCT.md §7.2, §8.2): the
+ * POST /api/analyze {url} (with `reportType` for a paid report). Reads success, data.id, error and analysisId (docs/PRODUCT.md §7.2, §8.2): the
  * server's error text when it gives one, 'Unknown error occurred' when success is false without
  * one, and 'Failed to analyze website. Please try again.' when no answer could be read.
  */
-export async function requestAnalysis(url: string, signal?: AbortSignal): Promise<AnalyzeOutcome> {
+export async function requestAnalysis(url: string, signal?: AbortSignal, reportType?: string): Promise<AnalyzeOutcome> {
   let res: Response;
   try {
     res = await fetch(withLeadingSlash("api/analyze"), {
       method: "POST",
       headers: { "Content-Type": "application/json", ...csrfHeaders() },
-      body: JSON.stringify({ url }),
+      // A paid report names its type (the upgrade after a payment); the server spends its credits.
+      body: JSON.stringify(reportType ? { url, reportType } : { url }),
       credentials: "include",
       signal,
     });

@@ -16,6 +16,7 @@ export const pages = {
   auth: () => import("../features/auth/redirect-page"),
   accounts: () => import("../features/auth/account-pages"),
   dashboard: () => import("../features/dashboard/dashboard-page"),
+  checkout: () => import("../features/checkout/checkout-pages"),
   notFound: () => import("../features/not-found/not-found-page"),
   serverPage: () => import("../features/server-page/server-page"),
   tools: () => import("../features/tools/tools-page"),
@@ -46,6 +47,14 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   resources: pages.serverPage,
   accounts: pages.accounts,
   dashboard: pages.dashboard,
+  "stripe-checkout": pages.checkout,
+  checkout: pages.checkout,
+  "test-checkout": pages.checkout,
+  "test-credit-checkout": pages.checkout,
+  "test-checkout-flows": pages.checkout,
+  payment: pages.checkout,
+  "payment-success": pages.checkout,
+  "thank-you": pages.checkout,
 };
 
 /** Starts loading what the page at `pathname` needs besides the app itself. */

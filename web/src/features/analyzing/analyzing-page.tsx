@@ -12,8 +12,12 @@ import { toast } from "../../lib/toast";
 import { cn } from "../../lib/cn";
 import { AnalysisRun, type RunState } from "./analysis-run";
 import { facts } from "./facts";
+import { resultsPath } from "../../lib/results-path";
 
-function useAnalysisRun(url: string | null, analysisId: string | undefined) {
+/** What the page was handed: a started analysis to follow, and for a paid one its type (the upgrade). */
+type Handoff = { analysisId?: string; paid?: boolean; type?: string };
+
+function useAnalysisRun(url: string | null, analysisId: string | undefined, handoff: Handoff | null) {
   const navigate = useNavigate();
   const [state, setState] = useState<RunState | null>(null);
   const runRef = useRef<AnalysisRun | null>(null);
@@ -28,14 +32,14 @@ function useAnalysisRun(url: string | null, analysisId: string | undefined) {
         reconnectDelayMs,
         stepForProgress,
         onChange: setState,
-        onComplete: (id) => navigate(`/results?id=${encodeURIComponent(id)}&url=${encodeURIComponent(url)}`),
+        onComplete: (id) => navigate(resultsPath(id, { url, paid: handoff?.paid, type: handoff?.type })),
       },
       analysisId,
     );
     runRef.current = r;
     r.begin();
     return () => r.dispose();
-  }, [url, analysisId, navigate]);
+  }, [url, analysisId, navigate, handoff]);
   return { state, retry: () => runRef.current?.retry() };
 }
 
@@ -138,8 +142,8 @@ export function AnalyzingPage() {
   const url = params.get("url");
   const location = useLocation();
   const navigate = useNavigate();
-  const analysisId = useMemo(() => (location.state as { analysisId?: string } | null)?.analysisId, [location.state]);
-  const { state, retry } = useAnalysisRun(url, analysisId);
+  const handoff = useMemo(() => (location.state as Handoff | null) ?? null, [location.state]);
+  const { state, retry } = useAnalysisRun(url, handoff?.analysisId, handoff);
 
   useEffect(() => {
     if (url) return;

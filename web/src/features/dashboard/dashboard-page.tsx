@@ -10,6 +10,7 @@ import { accountRequest, useSession } from "../../lib/session";
 import { trialStartedMessage } from "../../lib/domain";
 import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
+import { BillingSection } from "./billing-section";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -129,6 +130,7 @@ export function DashboardPage() {
           </CardContent>
         </Card>
       </div>
+      {!account.team && <BillingSection />}
       <section aria-labelledby="sites" className="flex flex-col gap-4">
         <h2 id="sites" className="text-xl font-semibold">
           Your analyses
