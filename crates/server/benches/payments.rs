@@ -7,10 +7,12 @@
 
 use std::time::{Duration, Instant};
 
-use server::config::Chromium;
 use server::services::billing::webhook::sign;
 use server::{Config, Roles};
 use test_support::{Engine, TestDb};
+
+mod common;
+use common::percentile;
 
 const SECRET: &str = "whsec_bench";
 /// Payments in flight at once.
@@ -18,37 +20,16 @@ const CONCURRENT: usize = 10;
 /// Payments each buyer makes.
 const ROUNDS: usize = 20;
 
+/// The common configuration with Stripe taking payments (its API is never called: the bench
+/// delivers webhooks and spends, it starts no checkout).
 fn config(url: String, dir: &std::path::Path) -> Config {
-    Config {
-        database_url: url,
-        bind: "127.0.0.1:0".parse().expect("addr"),
-        web_dir: dir.join("web"),
-        data_dir: dir.join("data"),
-        blob_storage: server::config::BlobStorage::Local,
-        workers: 2,
-        trusted_proxies: Vec::new(),
-        allow_private_targets: false,
-        chromium: Chromium::Off,
-        public_url: "http://127.0.0.1".to_owned(),
-        heartbeat_timeout: Duration::from_secs(60),
-        llm: None,
-        accounts_url: String::new(),
-        smtp_url: None,
-        mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
-        stripe: Some(server::config::Stripe {
-            secret_key: server::config::Secret("sk_test_bench".to_owned()),
-            webhook_secret: server::config::Secret(SECRET.to_owned()),
-            // Never called: the bench delivers webhooks and spends, it starts no checkout.
-            api_base: "http://127.0.0.1:9".to_owned(),
-        }),
-        log_filter: "warn".to_owned(),
-        node_name: "bench".to_owned(),
-    }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted.get(i).copied().unwrap_or_default()
+    let mut c = common::config(url, dir);
+    c.stripe = Some(server::config::Stripe {
+        secret_key: server::config::Secret("sk_test_bench".to_owned()),
+        webhook_secret: server::config::Secret(SECRET.to_owned()),
+        api_base: "http://127.0.0.1:9".to_owned(),
+    });
+    c
 }
 
 async fn bench_engine(label: &str, db: &TestDb) {

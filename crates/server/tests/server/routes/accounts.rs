@@ -679,9 +679,9 @@ async fn complete_analysis(
     .expect("complete")
 }
 
-/// Who calls a route in the authorization table.
+/// Who calls a route in the authorization tables (this one and billing's).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Who {
+pub(crate) enum Who {
     Anonymous,
     Owner,
     Member,

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use server::config::{Secret, Stripe};
 use server::services::billing::webhook::sign;
 
-use super::accounts::Browser;
+use super::accounts::{Browser, Who};
 use super::{Case, JSON, case};
 use crate::support::{Answer, TestDb, WEB_ONLY, Web, config, each_engine, spawn_app};
 
@@ -445,15 +445,6 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         assert_eq!(deliver(&app.web, &other, WEBHOOK_SECRET, now()).await.status, 200);
     })
     .await;
-}
-
-/// Who calls a route in the authorization table.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Who {
-    Anonymous,
-    Owner,
-    Member,
-    Other,
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
