@@ -83,7 +83,7 @@ pub fn sign(payload: &[u8], secret: &str, timestamp: i64) -> String {
 
 fn hex_decode(s: &str) -> Result<Vec<u8>, ()> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(());
     }
     (0..s.len())
