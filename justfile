@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, moto's S3 server and aiosmtpd (PyPI, pinned) and Debian's Chromium when running as root.
+# when it is installed but stopped, moto's S3 server, aiosmtpd and localstripe (PyPI, pinned) and Debian's Chromium when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -43,6 +43,15 @@ setup: web-deps
       python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
         --no-warn-conflicts --no-deps --target "$smtpd" -r scripts/requirements-aiosmtpd.txt
       cp scripts/requirements-aiosmtpd.txt "$smtpd/.requirements.txt"
+    fi
+    # localstripe, the Stripe emulator the billing tests pay through, the same way in
+    # .tools/localstripe (started by the tests bound to 127.0.0.1 only).
+    stripe=.tools/localstripe
+    if ! cmp -s scripts/requirements-localstripe.txt "$stripe/.requirements.txt"; then
+      rm -rf "$stripe"
+      python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-deps --target "$stripe" -r scripts/requirements-localstripe.txt
+      cp scripts/requirements-localstripe.txt "$stripe/.requirements.txt"
     fi
     # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
     missing=""
@@ -148,6 +157,7 @@ bench corpus="": wasm
     cargo bench -p server --bench load
     cargo bench -p server --bench signin
     cargo bench -p server --bench paid
+    cargo bench -p server --bench payments
     cargo bench -p server --bench queue
     SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs

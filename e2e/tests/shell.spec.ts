@@ -60,7 +60,11 @@ test("the pricing toggle switches plans to annual prices", async ({ page }, info
   await expect(plans.getByText("$700", { exact: true })).toBeVisible();
   await expect(plans.getByText("$70", { exact: true })).toHaveCount(0);
   await expect(plans.getByText("2 Months Free", { exact: true })).toBeVisible();
+  // The plan buttons follow the toggle into checkout: the yearly plan is what gets bought.
+  await expect(page.getByRole("link", { name: "Choose Agency" })).toHaveAttribute("href", "/stripe-checkout?package=agency-plan&interval=yearly");
+  await page.getByRole("switch", { name: "Annual billing" }).click();
   await expect(page.getByRole("link", { name: "Choose Agency" })).toHaveAttribute("href", "/stripe-checkout?package=agency-plan");
+  await page.getByRole("switch", { name: "Annual billing" }).click();
   await shot(page, info, "pricing");
 });
 

@@ -20,6 +20,7 @@ mod m20261122_000009_one_time_tokens;
 mod m20261122_000010_webhook_events;
 mod m20261122_000011_result_pages;
 mod m20261125_000012_account_security;
+mod m20261125_000013_billing;
 mod m20261125_000014_half_credits;
 mod m20261125_000015_unique_usernames;
 mod util;
@@ -43,6 +44,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000010_webhook_events::Migration),
             Box::new(m20261122_000011_result_pages::Migration),
             Box::new(m20261125_000012_account_security::Migration),
+            Box::new(m20261125_000013_billing::Migration),
             Box::new(m20261125_000014_half_credits::Migration),
             Box::new(m20261125_000015_unique_usernames::Migration),
         ]

@@ -8,8 +8,8 @@
 
 use domain::credits::Credits;
 use domain::{
-    accounts, advice, commerce, constants, forms, performance, report, robots, score, share,
-    site_url, snippet,
+    accounts, advice, checkout, commerce, constants, forms, performance, report, robots, score,
+    share, site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -461,6 +461,75 @@ pub fn package_checkout_path(package_id: &str) -> String {
 #[wasm_bindgen(js_name = creditsCheckoutPath)]
 pub fn credits_checkout_path(credits: f64) -> Result<String, JsError> {
     Ok(commerce::credits_checkout_path(to_u32(credits, "credits")?))
+}
+
+// --- checkout ----------------------------------------------------------------------------
+
+/// What a checkout address buys and costs; throws the message to show when it cannot be sold.
+#[wasm_bindgen(js_name = resolveCheckout, unchecked_return_type = "CheckoutItem")]
+pub fn resolve_checkout(
+    #[wasm_bindgen(unchecked_param_type = "CheckoutQuery")] query: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&checkout::resolve_checkout(&from_js(query)?).map_err(fail)?)
+}
+
+/// What a plan costs per period with extra seats, cents; null when it cannot be bought so.
+#[wasm_bindgen(js_name = planChargeCents, unchecked_return_type = "number | null")]
+pub fn plan_charge_cents(
+    plan: &str,
+    #[wasm_bindgen(unchecked_param_type = "BillingInterval")] interval: JsValue,
+    extra_seats: f64,
+) -> Result<JsValue, JsError> {
+    to_js(&checkout::plan_charge_cents(
+        plan,
+        from_js(interval)?,
+        to_u32(extra_seats, "extra seats")?,
+    ))
+}
+
+/// Checkout address of a plan with its interval and extra seats.
+#[wasm_bindgen(js_name = planCheckoutPath)]
+pub fn plan_checkout_path(
+    plan_id: &str,
+    #[wasm_bindgen(unchecked_param_type = "BillingInterval")] interval: JsValue,
+    extra_seats: f64,
+) -> Result<String, JsError> {
+    Ok(checkout::plan_checkout_path(
+        plan_id,
+        from_js(interval)?,
+        to_u32(extra_seats, "extra seats")?,
+    ))
+}
+
+/// The alert shown when a checkout of this kind cannot start or is declined.
+#[wasm_bindgen(js_name = checkoutFailureMessage)]
+pub fn checkout_failure_message(
+    #[wasm_bindgen(unchecked_param_type = "CheckoutKind")] kind: JsValue,
+) -> Result<String, JsError> {
+    Ok(checkout::failure_message(from_js(kind)?).to_owned())
+}
+
+/// The label the header of every checkout page shows for a payment mode.
+#[wasm_bindgen(js_name = paymentModeLabel)]
+pub fn payment_mode_label(
+    #[wasm_bindgen(unchecked_param_type = "PaymentMode")] mode: JsValue,
+) -> Result<String, JsError> {
+    Ok(from_js::<checkout::PaymentMode>(mode)?.label().to_owned())
+}
+
+/// The toast title once a purchase is granted.
+#[wasm_bindgen(js_name = purchaseCompleteTitle)]
+pub fn purchase_complete_title() -> String {
+    checkout::PURCHASE_COMPLETE_TITLE.to_owned()
+}
+
+/// The new state of a subscription after `action`; throws the message when it does not apply.
+#[wasm_bindgen(js_name = checkPlanAction, unchecked_return_type = "SubscriptionStatus")]
+pub fn check_plan_action(
+    #[wasm_bindgen(unchecked_param_type = "SubscriptionStatus")] status: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PlanAction")] action: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&checkout::check_plan_action(from_js(status)?, from_js(action)?).map_err(fail)?)
 }
 
 /// Trial state of a visitor.

@@ -2022,3 +2022,163 @@ seats: number | null,
  */
 members: Array<TeamMemberView>, };
 
+export type PaymentMode = "stripe" | "test";
+
+export type BillingInterval = "monthly" | "yearly";
+
+export type CheckoutKind = "pack" | "credits" | "plan" | "upgrade";
+
+export type CheckoutQuery = { 
+/**
+ * `credit-1` … `enterprise-plan`, or `starter` for the upgrade.
+ */
+package?: string, 
+/**
+ * `credits` for a custom amount.
+ */
+type?: string, 
+/**
+ * Credits of a custom amount.
+ */
+credits?: string, 
+/**
+ * Price of a custom amount (the custom-price rule: under 100 dollars, else cents).
+ */
+price?: string, 
+/**
+ * Price of the upgrade, dollars.
+ */
+amount?: string, 
+/**
+ * The site the upgrade analyses.
+ */
+url?: string, 
+/**
+ * A plan's billing interval (`monthly` by default).
+ */
+interval?: string, 
+/**
+ * A plan's extra seats (0 by default).
+ */
+seats?: string, };
+
+export type CheckoutItem = { 
+/**
+ * Pack, credits, plan or upgrade.
+ */
+kind: CheckoutKind, 
+/**
+ * The package id: `credit-5`, `business-plan`, `credits-37` or `starter`.
+ */
+packageId: string, 
+/**
+ * What the buyer reads: "Growth Pack", "37 credits", "Agency plan (yearly)".
+ */
+name: string, 
+/**
+ * Credits granted on payment (a plan: each period); `None` is unlimited.
+ */
+credits: number | null, 
+/**
+ * What is charged now, cents.
+ */
+amountCents: number, 
+/**
+ * The amount as the buyer reads it: `$70`.
+ */
+amountText: string, 
+/**
+ * A plan's billing interval.
+ */
+interval: BillingInterval | null, 
+/**
+ * A plan's extra seats.
+ */
+extraSeats: number, 
+/**
+ * The report the upgrade starts once paid.
+ */
+reportType: ReportType | null, 
+/**
+ * The site the upgrade analyses (its normalised address).
+ */
+url: string | null, };
+
+export type SubscriptionStatus = "active" | "paused" | "cancel_at_period_end" | "canceled" | "past_due";
+
+export type PlanAction = "pause" | "resume" | "cancel" | "reactivate";
+
+export type SubscriptionView = { 
+/**
+ * `business-plan`, `agency-plan` or `enterprise-plan`.
+ */
+planId: string, 
+/**
+ * Display name.
+ */
+planName: string, 
+/**
+ * Billing interval.
+ */
+interval: BillingInterval, 
+/**
+ * State.
+ */
+status: SubscriptionStatus, 
+/**
+ * Extra seats bought.
+ */
+extraSeats: number, 
+/**
+ * Seats in all, the owner included; `None` is unlimited.
+ */
+seats: number | null, 
+/**
+ * Credits a month; `None` is unlimited.
+ */
+monthlyCredits: number | null, 
+/**
+ * What each period costs, cents.
+ */
+amountCents: number, 
+/**
+ * When the paid period ends (RFC 3339).
+ */
+currentPeriodEnd: string, };
+
+export type PurchaseView = { 
+/**
+ * When it was paid (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * The package or plan.
+ */
+packageId: string, 
+/**
+ * Credits it granted.
+ */
+credits: bigint, 
+/**
+ * What was paid, cents.
+ */
+amountCents: number, 
+/**
+ * The payment's reference at the processor.
+ */
+reference: string, };
+
+export type BillingOverview = { 
+/**
+ * Who takes payments.
+ */
+mode: PaymentMode, 
+/**
+ * The current subscription, if any.
+ */
+subscription: SubscriptionView | null, 
+/**
+ * Purchases and paid invoices, newest first.
+ */
+purchases: Array<PurchaseView>, };
+

@@ -310,7 +310,13 @@ pub fn seats_for_plan(plan: &str) -> Option<u32> {
 /// held by members and pending invitations (the owner's own seat not counted). `Err` carries
 /// the message to show.
 pub fn check_invite(plan: &str, taken: u32) -> Result<(), String> {
-    match seats_for_plan(plan) {
+    check_invite_seats(seats_for_plan(plan), taken)
+}
+
+/// [`check_invite`] for a team with `seats` in all (a plan's own plus the extra seats bought,
+/// `crate::checkout::subscription_seats`); `None` is unlimited.
+pub fn check_invite_seats(seats: Option<u32>, taken: u32) -> Result<(), String> {
+    match seats {
         None => Ok(()),
         Some(seats) if taken.saturating_add(1) < seats => Ok(()),
         Some(1) => Err(

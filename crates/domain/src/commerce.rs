@@ -101,16 +101,21 @@ pub fn credit_packs() -> Vec<CreditPack> {
     ]
 }
 
-/// Formats cents as dollars: `$5`, `$3.50`, `$1,234`.
-pub fn format_dollars(cents: u32) -> String {
-    let dollars = cents / 100;
-    let rest = cents % 100;
-    let mut whole = dollars.to_string();
+/// Formats a count with thousands separators: `10,000`.
+pub fn format_count(n: u32) -> String {
+    let mut whole = n.to_string();
     let mut i = whole.len();
     while i > 3 {
         i -= 3;
         whole.insert(i, ',');
     }
+    whole
+}
+
+/// Formats cents as dollars: `$5`, `$3.50`, `$1,234`.
+pub fn format_dollars(cents: u32) -> String {
+    let whole = format_count(cents / 100);
+    let rest = cents % 100;
     if rest == 0 {
         format!("${whole}")
     } else {

@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod advice;
 pub mod bindings;
+pub mod checkout;
 pub mod commerce;
 pub mod constants;
 pub mod credits;

@@ -129,6 +129,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         oidc: None,
+        stripe: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

@@ -6,13 +6,15 @@
 //! the first event of the progress stream (the stored state), and the first progress a worker
 //! reported (the analysis has started).
 
+mod common;
+use common::percentile;
+
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
 use domain::credits::Credits;
-use server::config::Chromium;
 use server::{Config, Roles};
 use test_support::{Engine, TestDb};
 
@@ -21,32 +23,13 @@ const ROUNDS: usize = 40;
 /// Our public origin in this configuration.
 const ORIGIN: &str = "http://127.0.0.1";
 
+/// The shared bench configuration, with private targets allowed: the fixture page is on
+/// 127.0.0.1.
 fn config(url: String, dir: &std::path::Path) -> Config {
     Config {
-        database_url: url,
-        bind: "127.0.0.1:0".parse().expect("addr"),
-        web_dir: dir.join("web"),
-        data_dir: dir.join("data"),
-        blob_storage: server::config::BlobStorage::Local,
-        workers: 2,
-        trusted_proxies: Vec::new(),
-        // The fixture page is on 127.0.0.1.
         allow_private_targets: true,
-        chromium: Chromium::Off,
-        public_url: ORIGIN.to_owned(),
-        heartbeat_timeout: Duration::from_secs(60),
-        llm: None,
-        accounts_url: String::new(),
-        smtp_url: None,
-        mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
-        log_filter: "warn".to_owned(),
-        node_name: "bench".to_owned(),
+        ..common::config(url, dir)
     }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted.get(i).copied().unwrap_or_default()
 }
 
 fn ms(d: Duration) -> f64 {

@@ -194,6 +194,7 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         oidc: None,
+        stripe: None,
         log_filter: "warn".to_owned(),
         node_name: "bench-web".to_owned(),
     };

@@ -2,44 +2,18 @@
 //! real server on loopback (Argon2id on blocking threads, a new session each time), on SQLite
 //! and (when reachable) PostgreSQL. Prints p50 and p99 of `POST /api/accounts/sign-in`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use server::config::Chromium;
-use server::{Config, Roles};
+use server::Roles;
 use test_support::{Engine, TestDb};
+
+mod common;
+use common::{config, percentile};
 
 /// Visitors signing in at the same time.
 const CONCURRENT: usize = 20;
 /// Sign-ins each visitor makes.
 const ROUNDS: usize = 10;
-
-fn config(url: String, dir: &std::path::Path) -> Config {
-    Config {
-        database_url: url,
-        bind: "127.0.0.1:0".parse().expect("addr"),
-        web_dir: dir.join("web"),
-        data_dir: dir.join("data"),
-        blob_storage: server::config::BlobStorage::Local,
-        workers: 2,
-        trusted_proxies: Vec::new(),
-        allow_private_targets: false,
-        chromium: Chromium::Off,
-        public_url: "http://127.0.0.1".to_owned(),
-        heartbeat_timeout: Duration::from_secs(60),
-        llm: None,
-        accounts_url: String::new(),
-        smtp_url: None,
-        mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
-        oidc: None,
-        log_filter: "warn".to_owned(),
-        node_name: "bench".to_owned(),
-    }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted.get(i).copied().unwrap_or_default()
-}
 
 async fn bench_engine(label: &str, db: &TestDb) {
     let running = server::start(

@@ -15,8 +15,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, analyses, contact, dashboard, demo, files, health, oidc, pages, progress, reports,
-    results, stats, teams, trial,
+    accounts, analyses, billing, contact, dashboard, demo, files, health, oidc, pages, progress,
+    reports, results, stats, teams, trial, webhooks,
 };
 use crate::state::AppState;
 
@@ -44,6 +44,8 @@ pub fn router(state: AppState) -> Router {
         .merge(teams::router())
         .merge(oidc::router())
         .merge(demo::api_router())
+        .merge(billing::router())
+        .merge(webhooks::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 26] = [
+pub const VARIABLES: [(&str, &str); 29] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -47,6 +47,9 @@ pub const VARIABLES: [(&str, &str); 26] = [
     ("SITELENS_OIDC_CLIENT_ID", ""),
     ("SITELENS_OIDC_CLIENT_SECRET", ""),
     ("SITELENS_OIDC_NAME", ""),
+    ("SITELENS_STRIPE_SECRET_KEY", ""),
+    ("SITELENS_STRIPE_WEBHOOK_SECRET", ""),
+    ("SITELENS_STRIPE_API_BASE", "https://api.stripe.com"),
     ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
 ];
 
@@ -310,6 +313,41 @@ fn parse_blob_storage(get: impl Fn(&'static str) -> String) -> Result<BlobStorag
     }))
 }
 
+/// Stripe's settings (`SITELENS_STRIPE_*`): both secrets or neither.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stripe {
+    /// `SITELENS_STRIPE_SECRET_KEY`: the API key (`sk_live_…` or `sk_test_…`).
+    pub secret_key: Secret,
+    /// `SITELENS_STRIPE_WEBHOOK_SECRET`: the endpoint's signing secret (`whsec_…`).
+    pub webhook_secret: Secret,
+    /// `SITELENS_STRIPE_API_BASE`: Stripe's API address (a local emulator in tests).
+    pub api_base: String,
+}
+
+/// Reads `SITELENS_STRIPE_*`: both secrets give Stripe, neither gives test payments, one alone
+/// is a mistake (payments would silently be test payments).
+fn parse_stripe(get: impl Fn(&'static str) -> String) -> Result<Option<Stripe>, ConfigError> {
+    const KEY: &str = "SITELENS_STRIPE_SECRET_KEY";
+    const HOOK: &str = "SITELENS_STRIPE_WEBHOOK_SECRET";
+    let (key, hook) = (get(KEY), get(HOOK));
+    match (key.is_empty(), hook.is_empty()) {
+        (true, true) => Ok(None),
+        (false, false) => Ok(Some(Stripe {
+            secret_key: Secret(key),
+            webhook_secret: Secret(hook),
+            api_base: parse_http_url("SITELENS_STRIPE_API_BASE", &get("SITELENS_STRIPE_API_BASE"))?,
+        })),
+        (true, false) => Err(error(
+            KEY,
+            format!("empty while {HOOK} is set: give both (Stripe) or neither (test payments)"),
+        )),
+        (false, true) => Err(error(
+            HOOK,
+            format!("empty while {KEY} is set: give both (Stripe) or neither (test payments)"),
+        )),
+    }
+}
+
 /// The optional language-model advisor (`SITELENS_LLM_*`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Llm {
@@ -363,6 +401,9 @@ pub struct Config {
     pub mail_from: String,
     /// `SITELENS_OIDC_*`: sign-in through an OpenID Connect provider, when an issuer is set.
     pub oidc: Option<OidcSettings>,
+    /// `SITELENS_STRIPE_*`: Stripe takes the payments; `None` is the labelled test-payment
+    /// mode.
+    pub stripe: Option<Stripe>,
     /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
     pub log_filter: String,
     /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
@@ -558,6 +599,7 @@ impl Config {
             smtp_url,
             mail_from,
             oidc: parse_oidc(get)?,
+            stripe: parse_stripe(get)?,
             log_filter,
             node_name: lookup("HOSTNAME")
                 .map(|h| h.trim().to_owned())

@@ -16,6 +16,7 @@ use store::StoreError;
 use crate::chain::Chain;
 use crate::services::accounts::AccountError;
 use crate::services::analyses::SubmitError;
+use crate::services::billing::BillingError;
 use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
 use crate::services::mail::MailError;
@@ -63,6 +64,15 @@ pub enum AppError {
         /// Seconds until a new attempt can succeed.
         retry_after: u64,
     },
+    /// 502: the payment processor failed; logged with its causes, answered with the text given.
+    #[error("{message}")]
+    BadGateway {
+        /// What the visitor reads.
+        message: String,
+        /// What failed.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// 503: the database cannot serve now; logged, answered with a fixed message.
     #[error("the service is temporarily unavailable, please try again in a minute")]
     Unavailable(#[source] StoreError),
@@ -93,6 +103,7 @@ impl AppError {
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             Self::Unavailable(_) | Self::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -114,6 +125,10 @@ impl IntoResponse for AppError {
             Self::StorageUnavailable(e) => {
                 tracing::error!(error = %Chain(e), "blob storage unavailable");
                 self.to_string()
+            }
+            Self::BadGateway { message, source } => {
+                tracing::error!(error = %Chain(source.as_ref()), "payment processor failed");
+                message.clone()
             }
             other => other.to_string(),
         };
@@ -221,6 +236,26 @@ impl From<AccountError> for AppError {
             AccountError::Store(e) => e.into(),
             AccountError::Mail(MailError::Store(e)) => e.into(),
             e @ (AccountError::Mail(_) | AccountError::Hashing(_)) => Self::internal(e),
+        }
+    }
+}
+
+impl From<BillingError> for AppError {
+    fn from(e: BillingError) -> Self {
+        match e {
+            BillingError::Invalid(m) => Self::Unprocessable(m),
+            BillingError::Forbidden(m) => Self::Forbidden(m),
+            BillingError::NotFound => Self::NotFound(e.to_string()),
+            BillingError::Conflict(m) => Self::Conflict(m),
+            BillingError::Signature(m) => {
+                tracing::warn!(reason = %m, "webhook signature refused");
+                Self::BadRequest(m)
+            }
+            BillingError::Provider { message, source } => Self::BadGateway {
+                message: message.to_owned(),
+                source,
+            },
+            BillingError::Store(e) => e.into(),
         }
     }
 }

@@ -9,6 +9,7 @@ use store::DatabaseConnection;
 use crate::config::Config;
 use crate::extract::TrustedProxies;
 use crate::services::accounts::Links;
+use crate::services::billing::PaymentProvider;
 use crate::services::blobs::Blobs;
 use crate::services::hub::Hub;
 use crate::services::mail::Mailer;
@@ -44,6 +45,8 @@ pub struct AppState {
     pub cookies: Arc<CookiePolicy>,
     /// Sign-in through an OpenID Connect provider, when one is configured.
     pub oidc: Option<Arc<Oidc>>,
+    /// Who takes payments: Stripe, or the labelled test-payment mode.
+    pub payments: PaymentProvider,
 }
 
 /// The session cookie's settings and the origin state-changing requests must come from.
@@ -80,6 +83,7 @@ impl AppState {
                 origin: config.public_origin(),
             }),
             mailer,
+            payments: PaymentProvider::from_config(&config),
             web: Arc::new(WebApp::load(&config.web_dir).await),
             trusted_proxies: TrustedProxies(config.trusted_proxies.clone().into()),
             db,

@@ -461,7 +461,7 @@ pub(crate) async fn ensure_user_exists(db: &DatabaseConnection, user_id: i64) ->
     }
 }
 
-async fn ledger<C: ConnectionTrait>(
+pub(crate) async fn ledger<C: ConnectionTrait>(
     db: &C,
     user_id: i64,
     delta: i32,

@@ -16,6 +16,7 @@ export const pages = {
   auth: () => import("../features/auth/redirect-page"),
   accounts: () => import("../features/auth/account-pages"),
   dashboard: () => import("../features/dashboard/dashboard-page"),
+  checkout: () => import("../features/checkout/checkout-pages"),
   notFound: () => import("../features/not-found/not-found-page"),
   serverPage: () => import("../features/server-page/server-page"),
   tools: () => import("../features/tools/tools-page"),
@@ -48,6 +49,14 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   accounts: pages.accounts,
   dashboard: pages.dashboard,
   demo: pages.demo,
+  "stripe-checkout": pages.checkout,
+  checkout: pages.checkout,
+  "test-checkout": pages.checkout,
+  "test-credit-checkout": pages.checkout,
+  "test-checkout-flows": pages.checkout,
+  payment: pages.checkout,
+  "payment-success": pages.checkout,
+  "thank-you": pages.checkout,
 };
 
 /** The chunk of the page at `pathname` (the home page's is part of the app). */

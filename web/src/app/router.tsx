@@ -32,27 +32,19 @@ export const contentRoutes = [
 ];
 
 /**
- * Routes of docs/PRODUCT.md §2.1 not built yet (checkout and payment, affiliate and
- * partner dashboards, agency contact, admin, test pages). Until they exist they show the not-found page, never a placeholder.
+ * Routes of docs/PRODUCT.md §2.1 not built yet (affiliate and partner dashboards, agency
+ * contact, admin, the demo and the API status page). Until they exist they show the not-found page, never a placeholder.
  */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
 export const laterRoutes = [
-  "/checkout",
-  "/payment",
-  "/payment-success",
-  "/stripe-checkout",
   "/affiliate-dashboard",
   "/affiliate-signup",
   "/marketing-materials",
-  "/thank-you",
   "/enterprise-contact",
   "/agency-contact",
   "/admin",
   "/admin-dashboard",
-  "/test-checkout",
-  "/test-credit-checkout",
-  "/test-checkout-flows",
   "/api-status",
 ];
 
@@ -93,6 +85,14 @@ export const routes: RouteObject[] = [
           page("/accounts/settings", pages.accounts, "AccountSettingsPage"),
           page("/dashboard", pages.dashboard, "DashboardPage"),
           page("/demo", pages.demo, "DemoPage"),
+          page("/stripe-checkout", pages.checkout, "StripeCheckoutPage"),
+          page("/checkout", pages.checkout, "StripeCheckoutPage"),
+          page("/test-checkout", pages.checkout, "TestCheckoutPage"),
+          page("/test-credit-checkout", pages.checkout, "TestCheckoutPage"),
+          page("/test-checkout-flows", pages.checkout, "TestCheckoutFlowsPage"),
+          page("/payment", pages.checkout, "PaymentPage"),
+          page("/payment-success", pages.checkout, "PaymentSuccessPage"),
+          page("/thank-you", pages.checkout, "ThankYouPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

@@ -1,9 +1,14 @@
 import { useId, useMemo, useState } from "react";
+import { Link } from "react-router";
+import { Button } from "./ui/button";
 import {
   calculate,
   calculatorDefaults,
   creditPacks,
+  creditsCheckoutPath,
   formatDollars,
+  packageCheckoutPath,
+  planCheckoutPath,
   plans,
   validateCalculator,
   type CalculatorInput,
@@ -77,6 +82,19 @@ export function PricingCalculator() {
           : `Buy ${result.payAsYouGo.credits} credit${result.payAsYouGo.credits === 1 ? "" : "s"} for ${formatDollars(result.payAsYouGo.price)}.`}{" "}
         {result.monthlySavings > 0 && `You save ${formatDollars(result.monthlySavings)} a month against pay-as-you-go.`}
         {pack && ` Best pack for this volume: ${pack.name} (${pack.credits} credits, ${formatDollars(pack.price)}).`}
+      </p>
+      <p className="mt-4 flex flex-wrap gap-3">
+        <Button asChild>
+          <Link to={plan ? planCheckoutPath(plan.id, "monthly", result.extraSeats) : creditsCheckoutPath(result.payAsYouGo.credits)}>
+            {plan ? `Choose ${plan.name}` : `Buy ${result.payAsYouGo.credits} credit${result.payAsYouGo.credits === 1 ? "" : "s"}`}
+            <span className="sr-only"> (recommended)</span>
+          </Link>
+        </Button>
+        {pack && (
+          <Button asChild variant="outline">
+            <Link to={packageCheckoutPath(pack.packageId)}>Buy the {pack.name}</Link>
+          </Button>
+        )}
       </p>
     </section>
   );

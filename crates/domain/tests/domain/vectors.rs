@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use domain::credits::Credits;
 use domain::report::ReportType;
 use domain::{
-    accounts, advice, commerce, constants, forms, performance, robots, score, share, site_url,
-    snippet,
+    accounts, advice, checkout, commerce, constants, forms, performance, robots, score, share,
+    site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -91,6 +91,23 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             &arg::<Vec<_>>(a, 1)?,
         )),
         "shareLinks" => ok(share::share_links(&arg(a, 0)?)),
+        "resolveCheckout" => checkout::resolve_checkout(&arg(a, 0)?)
+            .map_err(|e| e.to_string())
+            .and_then(ok),
+        "planChargeCents" => ok(checkout::plan_charge_cents(
+            &arg::<String>(a, 0)?,
+            arg(a, 1)?,
+            whole(a, 2)?,
+        )),
+        "planCheckoutPath" => ok(checkout::plan_checkout_path(
+            &arg::<String>(a, 0)?,
+            arg(a, 1)?,
+            whole(a, 2)?,
+        )),
+        "checkoutFailureMessage" => ok(checkout::failure_message(arg(a, 0)?)),
+        "paymentModeLabel" => ok(arg::<checkout::PaymentMode>(a, 0)?.label()),
+        "purchaseCompleteTitle" => ok(checkout::PURCHASE_COMPLETE_TITLE),
+        "checkPlanAction" => checkout::check_plan_action(arg(a, 0)?, arg(a, 1)?).and_then(ok),
         "unitPriceCents" => ok(commerce::unit_price_cents(whole(a, 0)?)),
         "payAsYouGoCents" => ok(commerce::pay_as_you_go_cents(whole(a, 0)?)),
         "cheapestPurchase" => ok(commerce::cheapest_purchase(whole(a, 0)?)),

@@ -1,6 +1,6 @@
 //! `/healthz` (the process answers) and `/readyz` (the database answers, migrations are
-//! applied and blob storage answers; the browser's state is reported but does not decide
-//! readiness).
+//! applied and blob storage answers; the browser's state and the payment mode, Stripe or
+//! test payments, are reported but do not decide readiness).
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -47,6 +47,7 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
             "migrations": if migrations { "applied" } else { "pending" },
             "blobs": {"store": state.blobs.name(), "reachable": blobs},
             "browser": state.config.browser_status(),
+            "payments": state.payments.mode(),
         })),
     )
 }

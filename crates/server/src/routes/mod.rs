@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod analyses;
+pub mod billing;
 pub mod contact;
 pub mod dashboard;
 pub mod demo;
@@ -18,6 +19,7 @@ pub mod results;
 pub mod stats;
 pub mod teams;
 pub mod trial;
+pub mod webhooks;
 
 use uuid::Uuid;
 

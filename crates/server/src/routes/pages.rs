@@ -23,14 +23,11 @@ pub fn router() -> Router<AppState> {
         .route("/blog/feed.xml", get(feed))
 }
 
-/// Query of the results route (`id`, and `paid` and `type` for its view) and of the knowledge
-/// base's search (`q`).
+/// Query of the results route (`id`; its `paid` and `type` unlock nothing, so the server reads
+/// neither) and of the knowledge base's search (`q`).
 #[derive(Debug, Deserialize)]
 pub struct ResultsQuery {
     id: Option<String>,
-    paid: Option<String>,
-    #[serde(rename = "type")]
-    report_type: Option<String>,
     q: Option<String>,
 }
 
@@ -64,8 +61,6 @@ pub async fn spa(
             path,
             ReportQuery {
                 id: q.id.as_deref(),
-                paid: q.paid.as_deref(),
-                report_type: q.report_type.as_deref(),
             },
             q.q.as_deref(),
         )

@@ -692,7 +692,7 @@ pub async fn account_view(
         trial_credits: own.trial,
         trial_expires_at: rfc3339(own.trial_expires_at),
         plan: owner.subscription_plan.clone(),
-        seats: rules::seats_for_plan(&owner.subscription_plan),
+        seats: crate::services::teams::team_seats(db, &owner).await?,
         team,
         has_password: user.password_hash.is_some(),
         csrf_token: csrf_token.to_owned(),

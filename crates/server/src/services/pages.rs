@@ -39,23 +39,12 @@ pub struct WebApp {
     demo: Option<AnalysisReport>,
 }
 
-/// What a report page shows beside the report: the results route's query (`paid`, `type`;
-/// docs/PRODUCT.md §2.6.1) picks the paid view.
+/// Which report a results page shows. Whether it shows the paid view is the stored report's
+/// (`AnalysisReport::paid`), never the address's `paid` and `type` (docs/PRODUCT.md §6.4).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ReportQuery<'a> {
     /// `?id=` of `/results`.
     pub id: Option<&'a str>,
-    /// `?paid=`.
-    pub paid: Option<&'a str>,
-    /// `?type=`.
-    pub report_type: Option<&'a str>,
-}
-
-impl ReportQuery<'_> {
-    /// The paid view: `paid=true` and a type other than basic (docs/PRODUCT.md §2.6.1).
-    fn paid(&self) -> bool {
-        self.paid == Some("true") && self.report_type != Some("basic")
-    }
 }
 
 /// Where `page.html` takes a content page's body.
@@ -175,7 +164,7 @@ impl WebApp {
         } {
             results_head(&report, &mut head);
             let view = View {
-                paid: query.paid(),
+                paid: report.paid,
                 sample: false,
             };
             let body = report_page::render(&report, view);
@@ -421,6 +410,15 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             "A Sitelens website analysis report.",
         ),
         "/dashboard" => hidden("Dashboard", "Your Sitelens reports and credits."),
+        // docs/PRODUCT.md §7.10: the checkout and payment pages (Stripe, or test payments).
+        "/stripe-checkout"
+        | "/checkout"
+        | "/payment"
+        | "/payment-success"
+        | "/thank-you"
+        | "/test-checkout"
+        | "/test-credit-checkout"
+        | "/test-checkout-flows" => hidden("Checkout", "Buy Sitelens credits or a plan."),
         "/accounts/sign-in"
         | "/accounts/sign-up"
         | "/accounts/forgot-password"

@@ -43,9 +43,21 @@ pub async fn team_view(
     Ok(TeamView {
         owner_email: owner.email.clone(),
         role,
-        seats: rules::seats_for_plan(&owner.subscription_plan),
+        seats: team_seats(db, &owner).await?,
         members,
     })
+}
+
+/// Seats of an owner's team: the plan's own and the extra seats bought with it.
+pub async fn team_seats(
+    db: &DatabaseConnection,
+    owner: &users::Model,
+) -> Result<Option<u32>, AccountError> {
+    let extra = store::billing::extra_seats(db, owner.id).await?;
+    Ok(domain::checkout::subscription_seats(
+        &owner.subscription_plan,
+        extra,
+    ))
 }
 
 fn require_manager(role: TeamRole) -> Result<(), AccountError> {
@@ -86,7 +98,8 @@ pub async fn invite(
         ));
     }
     let taken = store::accounts::seats_taken(db, owner.id, store::now()).await?;
-    rules::check_invite(&owner.subscription_plan, taken).map_err(AccountError::Conflict)?;
+    rules::check_invite_seats(team_seats(db, &owner).await?, taken)
+        .map_err(AccountError::Conflict)?;
     let (token, hash) = new_token()?;
     let invitation = store::accounts::NewInvitation {
         token_hash: hash,

@@ -33,6 +33,7 @@ pub fn config(db: &TestDb) -> Config {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         oidc: None,
+        stripe: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     }

@@ -164,7 +164,8 @@ export function AnalyzingPage() {
     () => (location.state as { analysisId?: string } | null)?.analysisId ?? analysisParam ?? undefined,
     [location.state, analysisParam],
   );
-  const type = paidType(params.get("type"));
+  // The type comes from the address (a reload) or from the payment page that started the run.
+  const type = paidType(params.get("type") ?? (location.state as { type?: string } | null)?.type ?? null);
   const { state, retry } = useAnalysisRun(url, analysisId, type);
 
   useEffect(() => {

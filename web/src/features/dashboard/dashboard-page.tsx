@@ -12,6 +12,7 @@ import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
 import { ScoreTrend } from "./score-trend";
 import { TeamSection } from "./team-section";
+import { BillingSection } from "./billing-section";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -110,6 +111,7 @@ export function DashboardPage() {
         </Card>
       </div>
       <TeamSection account={account} />
+      {!account.team && <BillingSection />}
       <section aria-labelledby="sites" className="flex flex-col gap-4">
         <h2 id="sites" className="text-xl font-semibold">
           Your analyses

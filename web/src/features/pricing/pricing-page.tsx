@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { Building2, Check, Clock, Code2, FileText, Minus } from "lucide-react";
-import { creditPacks, formatDollars, limits, packageCheckoutPath, plans, reportPages, reportTypes } from "../../lib/domain";
+import { creditPacks, formatDollars, limits, packageCheckoutPath, planCheckoutPath, plans, reportPages, reportTypes } from "../../lib/domain";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -124,7 +124,7 @@ function Plans() {
                   {p.id !== "business-plan" && <li className="flex gap-2"><Check className="size-4 shrink-0 text-emerald-600" aria-hidden="true" />White-label reports</li>}
                 </ul>
                 <Button asChild className="mt-6 w-full" variant={p.id === "agency-plan" ? "default" : "outline"}>
-                  <Link to={packageCheckoutPath(p.id)}>Choose {p.name}</Link>
+                  <Link to={planCheckoutPath(p.id, annual ? "yearly" : "monthly", 0)}>Choose {p.name}</Link>
                 </Button>
               </CardContent>
             </Card>

@@ -138,7 +138,7 @@ impl<'a> Browser<'a> {
 }
 
 /// The one-time token in the newest outbox mail to `to` whose link goes to `page`.
-async fn outbox_token(db: &store::DatabaseConnection, to: &str, page: &str) -> String {
+pub(crate) async fn outbox_token(db: &store::DatabaseConnection, to: &str, page: &str) -> String {
     let mails = store::outbox::recent_emails(db, 50).await.expect("outbox");
     let mail = mails
         .iter()
@@ -606,9 +606,9 @@ pub(crate) async fn complete_analysis(
     .expect("complete")
 }
 
-/// Who calls a route in the authorization table.
+/// Who calls a route in the authorization tables (this one and billing's).
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Who {
+pub(crate) enum Who {
     Anonymous,
     Owner,
     Member,

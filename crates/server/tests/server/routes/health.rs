@@ -19,6 +19,7 @@ async fn ready_with_a_migrated_database() {
                 "migrations": "applied",
                 "blobs": {"store": "local", "reachable": true},
                 "browser": "off",
+                "payments": "test",
             })
         );
         assert_eq!(app.get("/healthz").await.json, json!({"status": "ok"}));

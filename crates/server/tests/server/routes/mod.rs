@@ -3,6 +3,7 @@
 
 mod accounts;
 mod analyses;
+mod billing;
 mod contact;
 mod files;
 mod health;
@@ -57,6 +58,7 @@ fn table() -> Vec<Case> {
     t.extend(stats::malformed());
     t.extend(trial::malformed());
     t.extend(accounts::malformed());
+    t.extend(billing::malformed());
     t
 }
 

@@ -1,0 +1,129 @@
+//! Billing (docs/PRODUCT.md §7.10, §9.2, §9.3): the payment mode, checkouts (start one, read
+//! one, and in test-payment mode pay or decline it), the billing overview and plan actions of
+//! the dashboard, and test mode's refund and renewal buttons. Behaviour is in
+//! `services::billing`; Stripe's webhook is `routes::webhooks`.
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use domain::checkout::{BillingOverview, CheckoutQuery, PlanAction};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::error::AppResult;
+use crate::extract::{ApiJson, CurrentUser};
+use crate::services::billing::{self, CheckoutView, StartedCheckout};
+use crate::state::AppState;
+
+/// The billing resource.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/payments/mode", get(payment_mode))
+        .route("/checkout", post(start_checkout))
+        .route("/checkout/{id}", get(get_checkout))
+        .route("/test-payments/{id}/pay", post(pay_test_checkout))
+        .route("/test-payments/{id}/decline", post(decline_test_checkout))
+        .route("/test-payments/refund", post(refund_test_payment))
+        .route("/test-payments/renewal", post(renew_test_subscription))
+        .route("/billing", get(get_billing))
+        .route("/billing/subscription", post(change_subscription))
+}
+
+/// Who takes payments, and the label every checkout page shows for it.
+async fn payment_mode(State(state): State<AppState>) -> Json<Value> {
+    let mode = state.payments.mode();
+    Json(json!({"mode": mode, "label": mode.label()}))
+}
+
+async fn start_checkout(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(query): ApiJson<CheckoutQuery>,
+) -> AppResult<Json<StartedCheckout>> {
+    Ok(Json(
+        billing::start_checkout(&state.db, &state.payments, &current.user, &query).await?,
+    ))
+}
+
+async fn get_checkout(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<String>,
+) -> AppResult<Json<CheckoutView>> {
+    Ok(Json(
+        billing::checkout_view(&state.db, &current.user, &id).await?,
+    ))
+}
+
+async fn pay_test_checkout(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<String>,
+) -> AppResult<Json<CheckoutView>> {
+    Ok(Json(
+        billing::test_payment(&state.db, &state.payments, &current.user, &id, true).await?,
+    ))
+}
+
+async fn decline_test_checkout(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<String>,
+) -> AppResult<Json<CheckoutView>> {
+    Ok(Json(
+        billing::test_payment(&state.db, &state.payments, &current.user, &id, false).await?,
+    ))
+}
+
+/// The purchase a test refund names.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RefundBody {
+    payment_id: String,
+}
+
+async fn refund_test_payment(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<RefundBody>,
+) -> AppResult<Json<BillingOverview>> {
+    billing::test_refund(&state.db, &state.payments, &current.user, &body.payment_id).await?;
+    Ok(Json(
+        billing::overview(&state.db, &state.payments, &current.user).await?,
+    ))
+}
+
+async fn renew_test_subscription(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> AppResult<Json<BillingOverview>> {
+    billing::test_renewal(&state.db, &state.payments, &current.user).await?;
+    Ok(Json(
+        billing::overview(&state.db, &state.payments, &current.user).await?,
+    ))
+}
+
+async fn get_billing(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> AppResult<Json<BillingOverview>> {
+    Ok(Json(
+        billing::overview(&state.db, &state.payments, &current.user).await?,
+    ))
+}
+
+/// A plan action: pause, resume, cancel (at period end) or reactivate.
+#[derive(Debug, Deserialize)]
+struct ActionBody {
+    action: PlanAction,
+}
+
+async fn change_subscription(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ApiJson(body): ApiJson<ActionBody>,
+) -> AppResult<Json<BillingOverview>> {
+    Ok(Json(
+        billing::plan_action(&state.db, &state.payments, &current.user, body.action).await?,
+    ))
+}

@@ -1,0 +1,286 @@
+//! Stripe's webhook: the signature check and the events Sitelens acts on.
+//!
+//! The signature is Stripe's documented scheme (<https://docs.stripe.com/webhooks#verify-manually>):
+//! the `Stripe-Signature` header carries `t=<unix seconds>` and one or more `v1=<hex>`; a `v1`
+//! must equal HMAC-SHA256 of `"{t}.{raw body}"` under the endpoint's secret, compared in
+//! constant time, and `t` must be within [`TOLERANCE_SECS`] of now so a captured delivery cannot
+//! be replayed later. Events are read from the raw JSON (only the fields we need), so the
+//! shapes of older API versions, which a local emulator sends, read as well as current ones.
+
+use chrono::{DateTime, Utc};
+use domain::checkout::{BillingInterval, SubscriptionStatus};
+use hmac::{Hmac, Mac};
+use serde_json::Value;
+use sha2::Sha256;
+use store::DatabaseConnection;
+use store::billing::CheckoutStatus;
+
+use super::{Applied, BillingError, BillingEvent, apply_event};
+
+/// How far a signature's timestamp may be from now, seconds (Stripe's libraries' default).
+pub const TOLERANCE_SECS: i64 = 300;
+
+/// Checks a `Stripe-Signature` header against the raw body at `now` (unix seconds).
+pub fn verify_signature(
+    payload: &[u8],
+    header: &str,
+    secret: &str,
+    now: i64,
+) -> Result<(), BillingError> {
+    let bad = |m: &str| Err(BillingError::Signature(m.to_owned()));
+    let mut timestamp = None;
+    let mut signatures = Vec::new();
+    for part in header.split(',') {
+        match part.trim().split_once('=') {
+            Some(("t", t)) => timestamp = t.parse::<i64>().ok(),
+            Some(("v1", sig)) => {
+                if let Ok(bytes) = hex_decode(sig) {
+                    signatures.push(bytes);
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(timestamp) = timestamp else {
+        return bad("the Stripe-Signature header has no timestamp");
+    };
+    if signatures.is_empty() {
+        return bad("the Stripe-Signature header has no v1 signature");
+    }
+    if (now - timestamp).abs() > TOLERANCE_SECS {
+        return bad("the signature's timestamp is outside the tolerance");
+    }
+    for signature in signatures {
+        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret.as_bytes()) else {
+            return bad("unusable signing secret");
+        };
+        mac.update(timestamp.to_string().as_bytes());
+        mac.update(b".");
+        mac.update(payload);
+        if mac.verify_slice(&signature).is_ok() {
+            return Ok(());
+        }
+    }
+    bad("no signature matches the payload")
+}
+
+/// Signs `payload` at `timestamp` with Stripe's scheme: the header value Stripe would send.
+/// Used by the tests and the benchmark to deliver the events an emulator lacks.
+pub fn sign(payload: &[u8], secret: &str, timestamp: i64) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes())
+        .unwrap_or_else(|_| unreachable!("HMAC takes a key of any length"));
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(payload);
+    let hex: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("t={timestamp},v1={hex}")
+}
+
+fn hex_decode(s: &str) -> Result<Vec<u8>, ()> {
+    let s = s.trim();
+    if !s.len().is_multiple_of(2) {
+        return Err(());
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2).ok_or(())?, 16).map_err(|_| ()))
+        .collect()
+}
+
+/// Verifies, reads and applies one delivery. An event that is not JSON or lacks an id is a
+/// client error; a verified event of a kind we do not act on is acknowledged.
+pub async fn handle(
+    db: &DatabaseConnection,
+    secret: &str,
+    payload: &[u8],
+    signature: Option<&str>,
+) -> Result<Applied, BillingError> {
+    let Some(signature) = signature else {
+        return Err(BillingError::Signature(
+            "the Stripe-Signature header is missing".to_owned(),
+        ));
+    };
+    verify_signature(payload, signature, secret, Utc::now().timestamp())?;
+    let event: Value = serde_json::from_slice(payload)
+        .map_err(|_| BillingError::Invalid("the event is not JSON".to_owned()))?;
+    let Some(id) = event["id"].as_str() else {
+        return Err(BillingError::Invalid("the event has no id".to_owned()));
+    };
+    let parsed = parse_event(&event);
+    apply_event(db, id, &parsed).await
+}
+
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        // An expanded object: its id.
+        Value::Object(o) => o.get("id").and_then(Value::as_str).map(str::to_owned),
+        _ => None,
+    }
+}
+
+fn time(v: &Value) -> Option<DateTime<Utc>> {
+    v.as_i64().and_then(|s| DateTime::from_timestamp(s, 0))
+}
+
+/// Turns a Stripe event into what [`apply_event`] acts on.
+pub fn parse_event(event: &Value) -> BillingEvent {
+    let object = &event["data"]["object"];
+    let at = time(&event["created"]);
+    match event["type"].as_str().unwrap_or_default() {
+        "checkout.session.completed" | "checkout.session.async_payment_succeeded" => {
+            // A delayed payment method completes the session unpaid; its later success event
+            // carries `paid`.
+            if object["payment_status"].as_str() == Some("unpaid") {
+                return BillingEvent::Ignored;
+            }
+            let Some(checkout_id) = text(&object["client_reference_id"])
+                .or_else(|| text(&object["metadata"]["checkout_id"]))
+            else {
+                return BillingEvent::Ignored;
+            };
+            // A plan's first payment is its first invoice (its `invoice.paid` then finds it
+            // granted); a pack's is its payment intent (what a refund names).
+            let payment_id = text(&object["invoice"])
+                .or_else(|| text(&object["payment_intent"]))
+                .or_else(|| text(&object["id"]))
+                .unwrap_or_default();
+            BillingEvent::CheckoutCompleted {
+                checkout_id,
+                payment_id,
+                amount_cents: object["amount_total"].as_i64().unwrap_or(-1),
+                customer: text(&object["customer"]),
+                subscription: text(&object["subscription"]),
+            }
+        }
+        "checkout.session.expired" | "checkout.session.async_payment_failed" => {
+            match text(&object["client_reference_id"]) {
+                Some(checkout_id) => BillingEvent::CheckoutFailed {
+                    checkout_id,
+                    status: if event["type"] == "checkout.session.expired" {
+                        CheckoutStatus::Expired
+                    } else {
+                        CheckoutStatus::Declined
+                    },
+                },
+                None => BillingEvent::Ignored,
+            }
+        }
+        // `invoice.payment_succeeded` is the older name of the same moment (emulators and older
+        // endpoints send it); both are applied once per invoice.
+        "invoice.paid" | "invoice.payment_succeeded" => {
+            // Newer API versions moved the subscription under `parent`.
+            let subscription = text(&object["subscription"])
+                .or_else(|| text(&object["parent"]["subscription_details"]["subscription"]));
+            let (Some(invoice_id), Some(subscription)) = (text(&object["id"]), subscription) else {
+                return BillingEvent::Ignored;
+            };
+            let line = &object["lines"]["data"][0]["period"];
+            let (Some(start), Some(end)) = (
+                time(&line["start"]).or_else(|| time(&object["period_start"])),
+                time(&line["end"]).or_else(|| time(&object["period_end"])),
+            ) else {
+                return BillingEvent::Ignored;
+            };
+            BillingEvent::InvoicePaid {
+                invoice_id,
+                subscription,
+                amount_cents: object["amount_paid"].as_i64().unwrap_or(0),
+                period_start: start,
+                period_end: end,
+            }
+        }
+        "customer.subscription.updated" => {
+            let Some(subscription) = text(&object["id"]) else {
+                return BillingEvent::Ignored;
+            };
+            let status = if object["cancel_at_period_end"].as_bool() == Some(true) {
+                SubscriptionStatus::CancelAtPeriodEnd
+            } else if !object["pause_collection"].is_null()
+                || object["status"].as_str() == Some("paused")
+            {
+                SubscriptionStatus::Paused
+            } else {
+                match object["status"].as_str() {
+                    Some("past_due" | "unpaid") => SubscriptionStatus::PastDue,
+                    Some("canceled" | "incomplete_expired") => SubscriptionStatus::Canceled,
+                    _ => SubscriptionStatus::Active,
+                }
+            };
+            let period = match (
+                time(&object["current_period_start"])
+                    .or_else(|| time(&object["items"]["data"][0]["current_period_start"])),
+                time(&object["current_period_end"])
+                    .or_else(|| time(&object["items"]["data"][0]["current_period_end"])),
+            ) {
+                (Some(s), Some(e)) => Some((s, e)),
+                _ => None,
+            };
+            BillingEvent::SubscriptionUpdated {
+                subscription,
+                status,
+                plan: plan_of(object),
+                period,
+                at,
+            }
+        }
+        "customer.subscription.deleted" => match text(&object["id"]) {
+            Some(subscription) => BillingEvent::SubscriptionDeleted { subscription, at },
+            None => BillingEvent::Ignored,
+        },
+        "charge.refunded" => {
+            let (Some(charge), Some(payment_id)) =
+                (text(&object["id"]), text(&object["payment_intent"]))
+            else {
+                return BillingEvent::Ignored;
+            };
+            let refunded = object["amount_refunded"].as_i64().unwrap_or(0);
+            BillingEvent::Refunded {
+                // One application per charge and refunded total: a second partial refund of
+                // the same charge is a new total, so a new key.
+                refund_id: format!("{charge}:{refunded}"),
+                payment_id,
+                amount_refunded: refunded,
+                amount: object["amount"].as_i64().unwrap_or(0),
+            }
+        }
+        _ => BillingEvent::Ignored,
+    }
+}
+
+/// The plan a subscription object names in its metadata (`plan_id`, `interval`,
+/// `extra_seats`), which Sitelens writes when it changes a plan; `None` leaves the plan as is.
+fn plan_of(object: &Value) -> Option<(String, BillingInterval, u32)> {
+    let meta = &object["metadata"];
+    let plan = domain::checkout::find_plan(meta["plan_id"].as_str()?)?;
+    let interval = BillingInterval::parse(meta["interval"].as_str().unwrap_or("monthly"))?;
+    let seats = meta["extra_seats"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Some((plan.id, interval, seats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_verify_only_untampered_and_recent() {
+        let body = br#"{"id":"evt_1"}"#;
+        let header = sign(body, "whsec_x", 1_700_000_000);
+        assert!(verify_signature(body, &header, "whsec_x", 1_700_000_100).is_ok());
+        assert!(verify_signature(br#"{"id":"evt_2"}"#, &header, "whsec_x", 1_700_000_100).is_err());
+        assert!(verify_signature(body, &header, "whsec_y", 1_700_000_100).is_err());
+        assert!(verify_signature(body, &header, "whsec_x", 1_700_000_301).is_err());
+        // Stripe may send several v1 values while a secret is rolled: any may match.
+        let rolled = format!("t=1700000000,v1=00ff,{}", &header[13..]);
+        assert!(verify_signature(body, &rolled, "whsec_x", 1_700_000_000).is_ok());
+        assert!(verify_signature(body, "v1=abcd", "whsec_x", 1_700_000_000).is_err());
+    }
+}

@@ -1,0 +1,835 @@
+//! Billing on both engines: the test-payment journey (checkout priced by the server, pay,
+//! decline, refund), plans (subscribe, renew, pause, cancel at period end, keep), a price in the
+//! address that disagrees, Stripe's webhook (valid, tampered, stale and replayed signatures; one
+//! event delivered ten times at once grants once; a refund takes back unspent credits), and the
+//! authorization table of every billing route that touches account data.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use server::config::{Secret, Stripe};
+use server::services::billing::webhook::sign;
+
+use super::accounts::{Browser, Who};
+use super::{Case, JSON, case};
+use crate::support::{Answer, TestDb, WEB_ONLY, Web, config, each_engine, spawn_app};
+
+/// Malformed billing requests.
+pub fn malformed() -> Vec<Case> {
+    vec![
+        case("POST", "/api/checkout", JSON, "{}", 401),
+        case("GET", "/api/billing", None, "", 401),
+        case("GET", "/api/checkout/chk_x", None, "", 401),
+        case("POST", "/api/test-payments/chk_x/pay", JSON, "{}", 401),
+        case("POST", "/api/billing/subscription", JSON, "{}", 401),
+        // Test-payment mode has no Stripe endpoint.
+        case("POST", "/api/webhooks/stripe", JSON, "{}", 404),
+    ]
+}
+
+const WEBHOOK_SECRET: &str = "whsec_sitelens_test";
+
+/// A configuration where Stripe takes payments (its API is never reached by these tests
+/// unless `api_base` names a server).
+fn stripe_config(db: &TestDb, api_base: &str) -> server::Config {
+    let mut c = config(db);
+    c.stripe = Some(Stripe {
+        secret_key: Secret("sk_test_sitelens".to_owned()),
+        webhook_secret: Secret(WEBHOOK_SECRET.to_owned()),
+        api_base: api_base.to_owned(),
+    });
+    c
+}
+
+async fn credits(b: &mut Browser<'_>) -> i64 {
+    let account = b.get("/api/account").await;
+    assert_eq!(account.status, 200, "{}", account.json);
+    account.json["paidCredits"].as_i64().expect("paid credits")
+}
+
+async fn checkout(b: &mut Browser<'_>, query: Value) -> Answer {
+    b.post("/api/checkout", query).await
+}
+
+fn checkout_id(a: &Answer) -> String {
+    a.json["id"].as_str().expect("checkout id").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_test_payment_grants_its_credits_once_and_a_refund_takes_them_back() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let ready = app.get("/readyz").await;
+        assert_eq!(ready.json["payments"], "test", "{}", ready.json);
+        let mode = app.get("/api/payments/mode").await;
+        assert_eq!(mode.json["mode"], "test");
+        assert!(
+            mode.json["label"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("Test payment")
+        );
+
+        let mut buyer = Browser::new(&app.web);
+        buyer.sign_up("buyer@example.com", "buyer").await;
+        assert_eq!(credits(&mut buyer).await, 0);
+
+        // The Starter Pack: priced by the server, paid on the labelled test page.
+        let started = checkout(&mut buyer, json!({"package": "credit-5"})).await;
+        assert_eq!(started.status, 200, "{}", started.json);
+        assert_eq!(started.json["item"]["amountCents"], 2000);
+        assert_eq!(started.json["mode"], "test");
+        let id = checkout_id(&started);
+        assert_eq!(
+            started.json["url"],
+            format!("/test-checkout?session={id}"),
+            "test payments happen on our own labelled page"
+        );
+        let open = buyer.get(&format!("/api/checkout/{id}")).await;
+        assert_eq!(open.json["status"], "open");
+        let paid = buyer
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(paid.status, 200, "{}", paid.json);
+        assert_eq!(paid.json["status"], "paid");
+        assert_eq!(credits(&mut buyer).await, 5);
+        // Paying twice neither grants twice nor pretends to.
+        let again = buyer
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(again.status, 409, "{}", again.json);
+        assert_eq!(credits(&mut buyer).await, 5);
+
+        // A custom amount goes to the credit page; a declined card grants nothing and says
+        // the spec's text.
+        let custom = checkout(
+            &mut buyer,
+            json!({"type": "credits", "credits": "7", "price": "28"}),
+        )
+        .await;
+        assert_eq!(custom.status, 200, "{}", custom.json);
+        let custom_id = checkout_id(&custom);
+        assert_eq!(
+            custom.json["url"],
+            format!("/test-credit-checkout?session={custom_id}")
+        );
+        let declined = buyer
+            .post(
+                &format!("/api/test-payments/{custom_id}/decline"),
+                json!({}),
+            )
+            .await;
+        assert_eq!(declined.json["status"], "declined");
+        assert_eq!(
+            declined.json["failureMessage"],
+            "Error starting purchase. Please try again."
+        );
+        assert_eq!(credits(&mut buyer).await, 5);
+
+        // A price in the address that disagrees is refused, and nothing is recorded.
+        let cheap = checkout(
+            &mut buyer,
+            json!({"type": "credits", "credits": "20", "price": "1"}),
+        )
+        .await;
+        assert_eq!(cheap.status, 422, "{}", cheap.json);
+        let message = cheap.json["error"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("($1)")
+                && message.contains("($70)")
+                && message.contains("Nothing was charged"),
+            "{message}"
+        );
+
+        // Spend 2 of the 5, then refund the pack: the 3 unspent credits go, the spent stay spent.
+        let user_id = buyer.get("/api/account").await.json["id"]
+            .as_i64()
+            .expect("id");
+        store::credits::spend_credits(
+            &app.running.db,
+            store::credits::Payer::own(user_id),
+            domain::credits::Credits::whole(2),
+            Some("test spend"),
+        )
+        .await
+        .expect("spend");
+        assert_eq!(credits(&mut buyer).await, 3);
+        let billing = buyer.get("/api/billing").await;
+        let payment = billing.json["purchases"][0]["reference"]
+            .as_str()
+            .expect("a purchase")
+            .to_owned();
+        let refund = buyer
+            .post("/api/test-payments/refund", json!({"paymentId": payment}))
+            .await;
+        assert_eq!(refund.status, 200, "{}", refund.json);
+        assert_eq!(credits(&mut buyer).await, 0);
+        // The refund is applied once, however often it is asked for.
+        buyer
+            .post("/api/test-payments/refund", json!({"paymentId": payment}))
+            .await;
+        assert_eq!(credits(&mut buyer).await, 0);
+        let ledger = store::credits::credit_history(&app.running.db, user_id, 10)
+            .await
+            .expect("ledger");
+        let reasons: Vec<(String, i32)> =
+            ledger.iter().map(|l| (l.reason.clone(), l.delta)).collect();
+        assert_eq!(
+            reasons,
+            vec![
+                ("refund".to_owned(), -3),
+                ("spend".to_owned(), -2),
+                ("purchase".to_owned(), 5)
+            ]
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_plan_renews_its_credits_and_can_be_paused_cancelled_and_kept() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let mut owner = Browser::new(&app.web);
+        owner.sign_up("agency@example.com", "agency").await;
+        let started = checkout(
+            &mut owner,
+            json!({"package": "business-plan", "interval": "yearly", "seats": "1"}),
+        )
+        .await;
+        assert_eq!(started.status, 200, "{}", started.json);
+        // A year is ten months of the plan and of the extra seat (docs/PRODUCT.md §9.3).
+        assert_eq!(started.json["item"]["amountCents"], 70_000 + 2_000 * 10);
+        let id = checkout_id(&started);
+        let paid = owner
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+        assert_eq!(credits(&mut owner).await, 20, "the first month's credits");
+        let account = owner.get("/api/account").await.json;
+        assert_eq!(account["plan"], "business");
+
+        let billing = owner.get("/api/billing").await.json;
+        let sub = &billing["subscription"];
+        assert_eq!(sub["planId"], "business-plan");
+        assert_eq!(sub["interval"], "yearly");
+        assert_eq!(sub["status"], "active");
+        assert_eq!(sub["seats"], 4, "three seats and one extra");
+        assert_eq!(sub["monthlyCredits"], 20);
+        let first_end = sub["currentPeriodEnd"].as_str().expect("end").to_owned();
+
+        // Subscribing again to the same plan is refused rather than charged twice.
+        let twice = checkout(
+            &mut owner,
+            json!({"package": "business-plan", "interval": "yearly", "seats": "1"}),
+        )
+        .await;
+        assert_eq!(twice.status, 409, "{}", twice.json);
+
+        // invoice.paid renews: the next period and its credits, once per invoice.
+        let renewed = owner.post("/api/test-payments/renewal", json!({})).await;
+        assert_eq!(renewed.status, 200, "{}", renewed.json);
+        assert_eq!(credits(&mut owner).await, 40);
+        assert_ne!(renewed.json["subscription"]["currentPeriodEnd"], first_end);
+
+        for (action, status) in [
+            ("pause", "paused"),
+            ("resume", "active"),
+            ("cancel", "cancel_at_period_end"),
+            ("reactivate", "active"),
+        ] {
+            let a = owner
+                .post("/api/billing/subscription", json!({"action": action}))
+                .await;
+            assert_eq!(a.status, 200, "{action}: {}", a.json);
+            assert_eq!(a.json["subscription"]["status"], status, "{action}");
+        }
+        let wrong = owner
+            .post("/api/billing/subscription", json!({"action": "resume"}))
+            .await;
+        assert_eq!(wrong.status, 409, "an active plan cannot be resumed");
+        assert_eq!(
+            wrong.json["error"],
+            "Only a paused subscription can be resumed."
+        );
+    })
+    .await;
+}
+
+/// Delivers `event` to the webhook signed at `timestamp` (with `secret`).
+async fn deliver(web: &Web, event: &Value, secret: &str, timestamp: i64) -> Answer {
+    let body = event.to_string();
+    deliver_raw(web, &body, &sign(body.as_bytes(), secret, timestamp)).await
+}
+
+async fn deliver_raw(web: &Web, body: &str, signature: &str) -> Answer {
+    let res = web
+        .http
+        .post(format!("{}/api/webhooks/stripe", web.base))
+        .header("content-type", "application/json")
+        .header("stripe-signature", signature)
+        .body(body.to_owned())
+        .send()
+        .await
+        .expect("delivery");
+    let status = res.status().as_u16();
+    let json = serde_json::from_slice(&res.bytes().await.expect("body")).unwrap_or(Value::Null);
+    Answer {
+        status,
+        json,
+        retry_after: None,
+    }
+}
+
+fn now() -> i64 {
+    chrono::Utc::now().timestamp()
+}
+
+/// A checkout recorded as the server records one before sending the buyer to Stripe.
+async fn stripe_checkout(
+    db: &store::DatabaseConnection,
+    user_id: i64,
+    package: &str,
+    credits: u32,
+    cents: u32,
+    kind: &str,
+) -> String {
+    let id = format!("chk_{}", uuid::Uuid::new_v4().simple());
+    store::billing::create_checkout(
+        db,
+        &store::billing::NewCheckout {
+            id: id.clone(),
+            user_id,
+            kind: kind.to_owned(),
+            package_id: package.to_owned(),
+            credits: Some(credits),
+            amount_cents: cents,
+            interval: (kind == "plan").then(|| "monthly".to_owned()),
+            extra_seats: 0,
+            report_type: None,
+            url: None,
+            mode: "stripe".to_owned(),
+        },
+    )
+    .await
+    .expect("checkout");
+    id
+}
+
+/// `checkout.session.completed` as Stripe sends it (the fields Stripe documents; the emulator
+/// has no Checkout Sessions, so the test signs it with Stripe's scheme).
+fn session_completed(event_id: &str, checkout: &str, payment_intent: &str, amount: u32) -> Value {
+    json!({
+        "id": event_id,
+        "object": "event",
+        "type": "checkout.session.completed",
+        "created": now(),
+        "data": {"object": {
+            "id": format!("cs_test_{checkout}"),
+            "object": "checkout.session",
+            "client_reference_id": checkout,
+            "payment_intent": payment_intent,
+            "payment_status": "paid",
+            "amount_total": amount,
+            "currency": "usd",
+            "mode": "payment",
+            "customer": "cus_test_1",
+        }}
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(stripe_config(&db, "http://127.0.0.1:9"), WEB_ONLY).await;
+        let ready = app.get("/readyz").await;
+        assert_eq!(ready.json["payments"], "stripe");
+        let store_db = app.running.db.clone();
+        let mut buyer = Browser::new(&app.web);
+        let user_id = buyer.sign_up("payer@example.com", "payer").await.json["account"]["id"]
+            .as_i64()
+            .expect("id");
+        let chk = stripe_checkout(&store_db, user_id, "credit-20", 20, 7000, "pack").await;
+        let event = session_completed("evt_1", &chk, "pi_1", 7000);
+        let body = event.to_string();
+
+        // No header, a tampered body, the wrong secret and a stale timestamp are all refused
+        // and grant nothing.
+        let res = app
+            .http
+            .post(format!("{}/api/webhooks/stripe", app.base))
+            .body(body.clone())
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(res.status(), 400);
+        let good = sign(body.as_bytes(), WEBHOOK_SECRET, now());
+        let tampered = body.replace("7000", "7001");
+        assert_eq!(deliver_raw(&app.web, &tampered, &good).await.status, 400);
+        assert_eq!(deliver(&app.web, &event, "whsec_other", now()).await.status, 400);
+        let stale = deliver(&app.web, &event, WEBHOOK_SECRET, now() - 301).await;
+        assert_eq!(stale.status, 400, "{}", stale.json);
+        assert_eq!(credits(&mut buyer).await, 0);
+
+        // The same event delivered ten times at once grants once.
+        let web = Arc::new(Web::at(app.base.clone()));
+        let deliveries: Vec<_> = (0..10)
+            .map(|_| {
+                let web = web.clone();
+                let event = event.clone();
+                tokio::spawn(async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status })
+            })
+            .collect();
+        for d in deliveries {
+            assert_eq!(d.await.expect("delivery task"), 200);
+        }
+        assert_eq!(credits(&mut buyer).await, 20);
+        // A replay of the accepted delivery, with its own valid signature, is a duplicate.
+        let replay = deliver_raw(&app.web, &body, &good).await;
+        assert_eq!(replay.status, 200);
+        assert_eq!(replay.json["duplicate"], true);
+        // A second event for the same payment (Stripe retries under a new delivery) is too.
+        deliver(&app.web, &session_completed("evt_2", &chk, "pi_1", 7000), WEBHOOK_SECRET, now()).await;
+        assert_eq!(credits(&mut buyer).await, 20);
+        let purchases = store::billing::purchases(&store_db, user_id, 10).await.expect("purchases");
+        assert_eq!(purchases.len(), 1);
+
+        // A payment of another amount than the checkout's price grants nothing.
+        let chk2 = stripe_checkout(&store_db, user_id, "credit-5", 5, 2000, "pack").await;
+        deliver(&app.web, &session_completed("evt_3", &chk2, "pi_2", 1), WEBHOOK_SECRET, now()).await;
+        assert_eq!(credits(&mut buyer).await, 20);
+
+        // charge.refunded takes back the unspent credits of the refunded payment.
+        store::credits::spend_credits(&store_db, store::credits::Payer::own(user_id), domain::credits::Credits::whole(15), None).await.expect("spend");
+        let refund = json!({
+            "id": "evt_4", "type": "charge.refunded", "created": now(),
+            "data": {"object": {"id": "ch_1", "object": "charge", "payment_intent": "pi_1",
+                                "amount": 7000, "amount_refunded": 7000, "refunded": true}}
+        });
+        let r = deliver(&app.web, &refund, WEBHOOK_SECRET, now()).await;
+        assert_eq!(r.status, 200, "{}", r.json);
+        assert_eq!(credits(&mut buyer).await, 0, "5 unspent credits taken back");
+        let applied = store::credits::credit_history(&store_db, user_id, 1).await.expect("ledger");
+        assert_eq!((applied[0].reason.as_str(), applied[0].delta), ("refund", -5));
+
+        // A subscription: completed session, then Stripe's invoice.paid, updated and deleted.
+        let plan = stripe_checkout(&store_db, user_id, "agency-plan", 100, 30000, "plan").await;
+        let mut completed = session_completed("evt_5", &plan, "pi_unused", 30000);
+        completed["data"]["object"]["mode"] = json!("subscription");
+        completed["data"]["object"]["subscription"] = json!("sub_1");
+        completed["data"]["object"]["invoice"] = json!("in_1");
+        assert_eq!(deliver(&app.web, &completed, WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 100);
+        let invoice = |id: &str, invoice: &str, start: i64| {
+            json!({"id": id, "type": "invoice.paid", "created": now(),
+                   "data": {"object": {"id": invoice, "object": "invoice", "subscription": "sub_1",
+                   "customer": "cus_test_1", "amount_paid": 30000,
+                   "lines": {"data": [{"period": {"start": start, "end": start + 30 * 86400}}]}}}})
+        };
+        // The first invoice was granted with the session; the next one renews.
+        deliver(&app.web, &invoice("evt_6", "in_1", now()), WEBHOOK_SECRET, now()).await;
+        assert_eq!(credits(&mut buyer).await, 100);
+        deliver(&app.web, &invoice("evt_7", "in_2", now() + 30 * 86400), WEBHOOK_SECRET, now()).await;
+        assert_eq!(credits(&mut buyer).await, 200);
+        let updated = |id: &str, created: i64, cancel: bool| {
+            json!({"id": id, "type": "customer.subscription.updated", "created": created,
+                   "data": {"object": {"id": "sub_1", "object": "subscription", "status": "active",
+                   "cancel_at_period_end": cancel, "pause_collection": null}}})
+        };
+        deliver(&app.web, &updated("evt_8", now(), true), WEBHOOK_SECRET, now()).await;
+        let billing = buyer.get("/api/billing").await.json;
+        assert_eq!(billing["subscription"]["status"], "cancel_at_period_end");
+        // An older event delivered late does not undo the newer state.
+        deliver(&app.web, &updated("evt_9", now() - 600, false), WEBHOOK_SECRET, now()).await;
+        let billing = buyer.get("/api/billing").await.json;
+        assert_eq!(billing["subscription"]["status"], "cancel_at_period_end");
+        let deleted = json!({"id": "evt_10", "type": "customer.subscription.deleted", "created": now(),
+                             "data": {"object": {"id": "sub_1", "object": "subscription", "status": "canceled"}}});
+        deliver(&app.web, &deleted, WEBHOOK_SECRET, now()).await;
+        let billing = buyer.get("/api/billing").await.json;
+        assert!(billing["subscription"].is_null(), "{billing}");
+        assert_eq!(buyer.get("/api/account").await.json["plan"], "basic");
+        // An event we do not act on is acknowledged.
+        let other = json!({"id": "evt_11", "type": "customer.created", "created": now(), "data": {"object": {"id": "cus_2"}}});
+        assert_eq!(deliver(&app.web, &other, WEBHOOK_SECRET, now()).await.status, 200);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn billing_routes_answer_by_who_asks() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let mut owner = Browser::new(&app.web);
+        let owner_id = owner.sign_up("boss@example.com", "boss").await.json["account"]["id"]
+            .as_i64()
+            .expect("id");
+        store::users::set_subscription_plan(&store_db, owner_id, "business")
+            .await
+            .expect("plan");
+        let mut member = Browser::new(&app.web);
+        member.sign_up("staff@example.com", "staff").await;
+        let invited = owner
+            .post(
+                "/api/team/invitations",
+                json!({"email": "staff@example.com"}),
+            )
+            .await;
+        assert_eq!(invited.status, 200, "{}", invited.json);
+        let token = super::accounts::outbox_token(&store_db, "staff@example.com", "join").await;
+        assert_eq!(
+            member
+                .post("/api/team/join", json!({"token": token}))
+                .await
+                .status,
+            200
+        );
+        let mut other = Browser::new(&app.web);
+        other.sign_up("stranger@example.com", "stranger").await;
+        let mut anonymous = Browser::new(&app.web);
+
+        // The owner's checkouts: one to read, one to pay, one to decline.
+        let mut owners = Vec::new();
+        for _ in 0..3 {
+            let c = checkout(&mut owner, json!({"package": "credit-1"})).await;
+            assert_eq!(c.status, 200, "{}", c.json);
+            owners.push(checkout_id(&c));
+        }
+        let paid = owner
+            .post(&format!("/api/test-payments/{}/pay", owners[1]), json!({}))
+            .await;
+        assert_eq!(paid.status, 200);
+        let payment = owner.get("/api/billing").await.json["purchases"][0]["reference"]
+            .as_str()
+            .expect("purchase")
+            .to_owned();
+
+        for who in [Who::Anonymous, Who::Owner, Who::Member, Who::Other] {
+            let b = match who {
+                Who::Anonymous => &mut anonymous,
+                Who::Owner => &mut owner,
+                Who::Member => &mut member,
+                Who::Other => &mut other,
+            };
+            // (route, owner, member, other); anonymous is always 401.
+            let by = |owner: u16, member: u16, other: u16| match who {
+                Who::Anonymous => 401,
+                Who::Owner => owner,
+                Who::Member => member,
+                Who::Other => other,
+            };
+            let billing = b.get("/api/billing").await;
+            assert_eq!(billing.status, by(200, 403, 200), "{who:?} billing");
+            if who == Who::Other {
+                assert_eq!(
+                    billing.json["purchases"],
+                    json!([]),
+                    "nobody sees another's purchases"
+                );
+            }
+            let read = b.get(&format!("/api/checkout/{}", owners[0])).await;
+            assert_eq!(read.status, by(200, 404, 404), "{who:?} read checkout");
+            let start = b
+                .post("/api/checkout", json!({"package": "credit-5"}))
+                .await;
+            assert_eq!(start.status, by(200, 403, 200), "{who:?} start checkout");
+            let decline = b
+                .post(
+                    &format!("/api/test-payments/{}/decline", owners[2]),
+                    json!({}),
+                )
+                .await;
+            // The owner declines it once; nobody else reaches it.
+            assert_eq!(decline.status, by(200, 404, 404), "{who:?} decline");
+            let pay = b
+                .post(&format!("/api/test-payments/{}/pay", owners[0]), json!({}))
+                .await;
+            assert_eq!(pay.status, by(200, 404, 404), "{who:?} pay");
+            let refund = b
+                .post("/api/test-payments/refund", json!({"paymentId": payment}))
+                .await;
+            assert_eq!(refund.status, by(200, 403, 404), "{who:?} refund");
+            let renew = b.post("/api/test-payments/renewal", json!({})).await;
+            // Nobody has a subscription: a clear 409 for the owner and the stranger.
+            assert_eq!(renew.status, by(409, 403, 409), "{who:?} renewal");
+            let action = b
+                .post("/api/billing/subscription", json!({"action": "pause"}))
+                .await;
+            assert_eq!(action.status, by(409, 403, 409), "{who:?} plan action");
+        }
+        // Only the owner's own payment of the second checkout and of the first (paid by the
+        // owner in the table) granted credits; the refund took back the first's.
+        assert_eq!(credits(&mut owner).await, 1);
+        assert_eq!(credits(&mut other).await, 0);
+    })
+    .await;
+}
+
+/// Where `just setup` installs localstripe (`SITELENS_TEST_LOCALSTRIPE` overrides it).
+fn localstripe_dir() -> std::path::PathBuf {
+    std::env::var_os("SITELENS_TEST_LOCALSTRIPE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.tools/localstripe")
+        })
+}
+
+/// localstripe's app served on 127.0.0.1 only (its own launcher listens on every address).
+const LOCALSTRIPE: &str = r#"
+import socket
+from aiohttp import web
+from localstripe.server import app
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+print(sock.getsockname()[1], flush=True)
+web.run_app(app, sock=sock, print=None, access_log=None)
+"#;
+
+/// Starts localstripe; `None` (with a warning, or a failure under CI) when it is not installed.
+async fn start_localstripe() -> Option<(tokio::process::Child, String)> {
+    use tokio::io::AsyncBufReadExt;
+    if !localstripe_dir().join("localstripe").is_dir() {
+        assert!(
+            !crate::support::under_ci(),
+            "localstripe is not installed: run `just setup`"
+        );
+        eprintln!(
+            "WARNING: localstripe is not installed (run `just setup`): the Stripe emulator test is skipped"
+        );
+        return None;
+    }
+    let mut child = tokio::process::Command::new("python3")
+        .args(["-S", "-c", LOCALSTRIPE])
+        .env("PYTHONPATH", localstripe_dir())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("python3 runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    tokio::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .await
+        .expect("the port");
+    let port: u16 = line.trim().parse().expect("a port number");
+    Some((child, format!("http://127.0.0.1:{port}")))
+}
+
+/// A form POST to the emulator's API with the test key; its JSON answer.
+async fn emulator(
+    http: &reqwest::Client,
+    base: &str,
+    method: &str,
+    path: &str,
+    form: &[(&str, &str)],
+) -> Value {
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(form)
+        .finish();
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+    let res = http
+        .request(method, format!("{base}{path}"))
+        .basic_auth("sk_test_sitelens", Some(""))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .expect("emulator answers");
+    serde_json::from_slice(&res.bytes().await.expect("body")).unwrap_or(Value::Null)
+}
+
+/// Polls `check` every 100 ms for at most 20 s (the emulator delivers its webhooks a second
+/// after the change that causes them).
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !check().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never happened: {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn stripe_through_a_local_emulator() {
+    each_engine(|db: TestDb| async move {
+        let Some((_stripe, base)) = start_localstripe().await else {
+            return;
+        };
+        let app = spawn_app(stripe_config(&db, &base), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let http = reqwest::Client::new();
+        // The emulator delivers its signed events to our real webhook route.
+        let hook = emulator(
+            &http,
+            &base,
+            "POST",
+            "/_config/webhooks/sitelens",
+            &[
+                ("url", &format!("{}/api/webhooks/stripe", app.base)),
+                ("secret", WEBHOOK_SECRET),
+            ],
+        )
+        .await;
+        assert!(hook.is_null(), "webhook registered: {hook}");
+
+        let mut buyer = Browser::new(&app.web);
+        let user_id = buyer.sign_up("stripe@example.com", "stripe").await.json["account"]["id"]
+            .as_i64()
+            .expect("id");
+        // The emulator has no Checkout Sessions: the customer is created for real, then the
+        // session fails, and the buyer reads the spec's alert (nothing charged, nothing granted).
+        let plan = checkout(&mut buyer, json!({"package": "business-plan"})).await;
+        assert_eq!(plan.status, 502, "{}", plan.json);
+        assert_eq!(
+            plan.json["error"],
+            "Error starting subscription. Please try again."
+        );
+        let pack = checkout(&mut buyer, json!({"package": "credit-1"})).await;
+        assert_eq!(
+            pack.json["error"],
+            "Error starting purchase. Please try again."
+        );
+        let user = store::users::get_user(&store_db, user_id)
+            .await
+            .expect("user");
+        let customer = user
+            .stripe_customer_id
+            .expect("a Stripe customer was created");
+        let remote = emulator(
+            &http,
+            &base,
+            "GET",
+            &format!("/v1/customers/{customer}"),
+            &[],
+        )
+        .await;
+        assert_eq!(remote["email"], "stripe@example.com");
+        assert_eq!(remote["metadata"]["user_id"], user_id.to_string());
+
+        // What Stripe Checkout does for a subscription, done on the emulator: a plan, a card,
+        // the subscription and its first invoice.
+        emulator(
+            &http,
+            &base,
+            "POST",
+            "/v1/plans",
+            &[
+                ("id", "business-monthly"),
+                ("amount", "7000"),
+                ("currency", "usd"),
+                ("interval", "month"),
+                ("product[name]", "Business"),
+            ],
+        )
+        .await;
+        let token = emulator(
+            &http,
+            &base,
+            "POST",
+            "/v1/tokens",
+            &[
+                ("card[number]", "4242424242424242"),
+                ("card[exp_month]", "12"),
+                ("card[exp_year]", "2030"),
+                ("card[cvc]", "123"),
+            ],
+        )
+        .await;
+        let token = token["id"].as_str().expect("card token").to_owned();
+        emulator(
+            &http,
+            &base,
+            "POST",
+            &format!("/v1/customers/{customer}/sources"),
+            &[("source", &token)],
+        )
+        .await;
+        let sub = emulator(
+            &http,
+            &base,
+            "POST",
+            "/v1/subscriptions",
+            &[
+                ("customer", &customer),
+                ("items[0][plan]", "business-monthly"),
+            ],
+        )
+        .await;
+        let (sub_id, invoice) = (
+            sub["id"].as_str().expect("subscription").to_owned(),
+            sub["latest_invoice"]
+                .as_str()
+                .expect("first invoice")
+                .to_owned(),
+        );
+        // Checkout's completion event, which the emulator lacks, signed by the test.
+        let chk = stripe_checkout(&store_db, user_id, "business-plan", 20, 7000, "plan").await;
+        let mut completed = session_completed("evt_cs_emulated", &chk, "pi_unused", 7000);
+        completed["data"]["object"]["mode"] = json!("subscription");
+        completed["data"]["object"]["subscription"] = json!(sub_id);
+        completed["data"]["object"]["invoice"] = json!(invoice);
+        completed["data"]["object"]["customer"] = json!(customer);
+        let done = deliver(&app.web, &completed, WEBHOOK_SECRET, now()).await;
+        assert_eq!(done.status, 200, "{}", done.json);
+        assert_eq!(credits(&mut buyer).await, 20);
+        // The emulator's own signed invoice event for that invoice arrives and grants nothing
+        // more: the first period was granted under the same invoice.
+        eventually("the emulator's invoice event is handled", || {
+            let db = store_db.clone();
+            async move {
+                store::billing::events_handled(&db, "invoice.paid")
+                    .await
+                    .expect("count")
+                    >= 1
+            }
+        })
+        .await;
+        assert_eq!(credits(&mut buyer).await, 20);
+
+        // Cancelling at period end is asked of Stripe, and Stripe holds it.
+        let cancel = buyer
+            .post("/api/billing/subscription", json!({"action": "cancel"}))
+            .await;
+        assert_eq!(cancel.status, 200, "{}", cancel.json);
+        assert_eq!(
+            cancel.json["subscription"]["status"],
+            "cancel_at_period_end"
+        );
+        let remote = emulator(
+            &http,
+            &base,
+            "GET",
+            &format!("/v1/subscriptions/{sub_id}"),
+            &[],
+        )
+        .await;
+        assert_eq!(remote["cancel_at_period_end"], true);
+
+        // Ended at Stripe: its signed customer.subscription.deleted ends the plan here.
+        emulator(
+            &http,
+            &base,
+            "DELETE",
+            &format!("/v1/subscriptions/{sub_id}"),
+            &[],
+        )
+        .await;
+        eventually("the plan ends", || {
+            let db = store_db.clone();
+            async move {
+                store::users::get_user(&db, user_id)
+                    .await
+                    .is_ok_and(|u| u.subscription_plan == "basic")
+            }
+        })
+        .await;
+    })
+    .await;
+}

@@ -1,0 +1,74 @@
+// The checkout pages' logic: the address read as the server reads it, the way back after
+// signing in, what happens once a payment is known, and the prices domain gives the pages.
+import { describe, expect, it } from "vitest";
+import { checkoutFailureMessage, resolveCheckout } from "../../lib/domain";
+import type { CheckoutView } from "../../api/billing";
+import { afterPayment, checkoutQueryFrom, signInFirst } from "./checkout-flow";
+import { resultsPath } from "../../lib/results-path";
+
+const view = (over: Partial<CheckoutView>): CheckoutView => ({
+  id: "chk_1",
+  status: "open",
+  mode: "test",
+  kind: "pack",
+  packageId: "credit-5",
+  credits: 5,
+  amountCents: 2000,
+  reportType: null,
+  url: null,
+  interval: null,
+  failureMessage: "Error starting purchase. Please try again.",
+  ...over,
+});
+
+describe("checkout addresses", () => {
+  it("reads every form of docs/PRODUCT.md §7.10 and leaves empty values out", () => {
+    expect(checkoutQueryFrom(new URLSearchParams("package=credit-20"))).toEqual({ package: "credit-20" });
+    expect(checkoutQueryFrom(new URLSearchParams("type=credits&credits=1&price=5&amount="))).toEqual({ type: "credits", credits: "1", price: "5" });
+    expect(checkoutQueryFrom(new URLSearchParams("package=starter&amount=5&url=https%3A%2F%2Fexample.com%2F"))).toEqual({
+      package: "starter",
+      amount: "5",
+      url: "https://example.com/",
+    });
+  });
+
+  it("prices them with domain and refuses a price that disagrees", () => {
+    expect(resolveCheckout(checkoutQueryFrom(new URLSearchParams("package=credit-100"))).amountCents).toBe(30000);
+    // The home page's 'Buy Credits' link: a price under 100 is dollars.
+    expect(resolveCheckout(checkoutQueryFrom(new URLSearchParams("type=credits&credits=1&price=5"))).amountCents).toBe(500);
+    expect(() => resolveCheckout(checkoutQueryFrom(new URLSearchParams("type=credits&credits=20&price=1")))).toThrow("($70)");
+    const upgrade = resolveCheckout(checkoutQueryFrom(new URLSearchParams("package=starter&amount=5&url=example.com")));
+    expect([upgrade.kind, upgrade.reportType, upgrade.amountCents]).toEqual(["upgrade", "standard", 500]);
+    expect(checkoutFailureMessage("plan")).toBe("Error starting subscription. Please try again.");
+  });
+
+  it("sends a signed-out buyer to sign in and back to the same checkout", () => {
+    expect(signInFirst("/stripe-checkout?package=credit-5")).toBe("/sign-in?redirect_url=%2Fstripe-checkout%3Fpackage%3Dcredit-5");
+  });
+});
+
+describe("after the payment", () => {
+  it("waits while open, shows the spec's alert when declined", () => {
+    expect(afterPayment(view({}))).toEqual({ kind: "wait" });
+    expect(afterPayment(view({ status: "declined" }))).toEqual({ kind: "failed", message: "Error starting purchase. Please try again." });
+    expect(afterPayment(view({ status: "expired", kind: "plan", failureMessage: "Error starting subscription. Please try again." }))).toEqual({
+      kind: "failed",
+      message: "Error starting subscription. Please try again.",
+    });
+  });
+
+  it("starts the paid report of an upgrade, thanks a subscriber, shows credits otherwise", () => {
+    expect(afterPayment(view({ status: "paid", kind: "upgrade", url: "https://example.com/", reportType: "standard" }))).toEqual({
+      kind: "analyze",
+      url: "https://example.com/",
+      reportType: "standard",
+    });
+    expect(afterPayment(view({ status: "paid", kind: "plan" }))).toEqual({ kind: "thank-you" });
+    expect(afterPayment(view({ status: "paid" }))).toEqual({ kind: "done" });
+  });
+
+  it("lands an upgrade on the paid results with its type", () => {
+    expect(resultsPath("r 1", { paid: true, type: "standard" })).toBe("/results?id=r%201&paid=true&type=standard");
+    expect(resultsPath("r1", { url: "https://a.example/" })).toBe("/results?id=r1&url=https%3A%2F%2Fa.example%2F");
+  });
+});
