@@ -2104,6 +2104,70 @@ reportType: ReportType | null,
  */
 url: string | null, };
 
+export type StartedCheckout = { 
+/**
+ * Our checkout id.
+ */
+id: string, 
+/**
+ * Where the buyer pays: Stripe's hosted page, or our test-payment page.
+ */
+url: string, 
+/**
+ * Who takes the payment.
+ */
+mode: PaymentMode, 
+/**
+ * What is bought, at the server's price.
+ */
+item: CheckoutItem, };
+
+export type CheckoutView = { 
+/**
+ * Our id.
+ */
+id: string, 
+/**
+ * `open`, `paid`, `declined` or `expired`.
+ */
+status: string, 
+/**
+ * Who takes the payment.
+ */
+mode: PaymentMode, 
+/**
+ * What it sells.
+ */
+kind: CheckoutKind, 
+/**
+ * The package id.
+ */
+packageId: string, 
+/**
+ * Credits granted on payment; `None` is unlimited.
+ */
+credits: number | null, 
+/**
+ * The price charged, cents.
+ */
+amountCents: number, 
+/**
+ * The upgrade's report type.
+ */
+reportType: ReportType | null, 
+/**
+ * The upgrade's site.
+ */
+url: string | null, 
+/**
+ * A plan's interval.
+ */
+interval: string | null, 
+/**
+ * The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
+ */
+failureMessage: string, };
+
 export type SubscriptionStatus = "active" | "paused" | "cancel_at_period_end" | "canceled" | "past_due";
 
 export type PlanAction = "pause" | "resume" | "cancel" | "reactivate";

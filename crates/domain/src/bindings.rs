@@ -138,6 +138,8 @@ pub fn typescript() -> String {
         checkout::CheckoutKind,
         checkout::CheckoutQuery,
         checkout::CheckoutItem,
+        checkout::StartedCheckout,
+        checkout::CheckoutView,
         checkout::SubscriptionStatus,
         checkout::PlanAction,
         checkout::SubscriptionView,

@@ -139,6 +139,50 @@ pub struct CheckoutQuery {
     pub seats: Option<String>,
 }
 
+/// A checkout that was started (`POST /api/checkout`): where to send the buyer, and what they
+/// buy at the server's price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StartedCheckout {
+    /// Our checkout id.
+    pub id: String,
+    /// Where the buyer pays: Stripe's hosted page, or our test-payment page.
+    pub url: String,
+    /// Who takes the payment.
+    pub mode: PaymentMode,
+    /// What is bought, at the server's price.
+    pub item: CheckoutItem,
+}
+
+/// A checkout as its buyer's pages read it (`GET /api/checkout/{id}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckoutView {
+    /// Our id.
+    pub id: String,
+    /// `open`, `paid`, `declined` or `expired`.
+    pub status: String,
+    /// Who takes the payment.
+    pub mode: PaymentMode,
+    /// What it sells.
+    pub kind: CheckoutKind,
+    /// The package id.
+    pub package_id: String,
+    /// Credits granted on payment; `None` is unlimited.
+    pub credits: Option<i32>,
+    /// The price charged, cents.
+    #[ts(type = "number")]
+    pub amount_cents: i64,
+    /// The upgrade's report type.
+    pub report_type: Option<ReportType>,
+    /// The upgrade's site.
+    pub url: Option<String>,
+    /// A plan's interval.
+    pub interval: Option<String>,
+    /// The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
+    pub failure_message: String,
+}
+
 /// What a checkout address buys, priced by the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -1,24 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { BillingOverview, CheckoutItem, CheckoutKind, CheckoutQuery, PaymentMode, PlanAction } from "../lib/domain";
+import type { BillingOverview, CheckoutQuery, CheckoutView, PaymentMode, PlanAction, StartedCheckout } from "../lib/domain";
+
+export type { CheckoutView, StartedCheckout };
 import { accountRequest } from "../lib/session";
-
-/** POST /api/checkout's answer: where to pay, and what is bought at the server's price. */
-export type StartedCheckout = { id: string; url: string; mode: PaymentMode; item: CheckoutItem };
-
-/** GET /api/checkout/{id}: a checkout as its buyer's pages read it. */
-export type CheckoutView = {
-  id: string;
-  status: "open" | "paid" | "declined" | "expired";
-  mode: PaymentMode;
-  kind: CheckoutKind;
-  packageId: string;
-  credits: number | null;
-  amountCents: number;
-  reportType: string | null;
-  url: string | null;
-  interval: string | null;
-  failureMessage: string;
-};
 
 /** GET /api/payments/mode: who takes payments, and the label every checkout page shows. */
 export type PaymentModeInfo = { mode: PaymentMode; label: string };

@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 
 use crate::error::AppResult;
 use crate::extract::{ApiJson, CurrentUser};
-use crate::services::billing::{self, CheckoutView, StartedCheckout};
+use domain::checkout::{CheckoutView, StartedCheckout};
+
+use crate::services::billing;
 use crate::state::AppState;
 
 /// The billing resource.

@@ -1,4 +1,4 @@
-import type { CheckoutQuery } from "../../lib/domain";
+import type { CheckoutQuery, ReportType } from "../../lib/domain";
 import type { CheckoutView } from "../../api/billing";
 
 /** The checkout address's query as the server reads it (docs/PRODUCT.md §7.10); empty values are left out. */
@@ -31,7 +31,7 @@ export function signInFirst(pathWithSearch: string): string {
 export type AfterPayment =
   | { kind: "wait" }
   | { kind: "failed"; message: string }
-  | { kind: "analyze"; url: string; reportType: string }
+  | { kind: "analyze"; url: string; reportType: ReportType }
   | { kind: "thank-you" }
   | { kind: "done" };
 

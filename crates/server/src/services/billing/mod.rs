@@ -20,7 +20,9 @@ use domain::checkout::{
     self as rules, BillingInterval, BillingOverview, CheckoutItem, CheckoutKind, CheckoutQuery,
     PaymentMode, PlanAction, PurchaseView, SubscriptionStatus, SubscriptionView,
 };
+use domain::checkout::{CheckoutView, StartedCheckout};
 use domain::credits::Credits;
+use domain::report::ReportType;
 use store::billing::{CheckoutStatus, NewCheckout, Refund, RefundOutcome, SubscriptionState};
 use store::credits::{Grant, Purchase};
 use store::entity::{checkout_sessions, users};
@@ -86,20 +88,6 @@ async fn billing_account(
             owner.email
         )))
     }
-}
-
-/// A checkout that was started: where to send the buyer, and what they buy.
-#[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StartedCheckout {
-    /// Our checkout id.
-    pub id: String,
-    /// Where the buyer pays: Stripe's hosted page, or our test-payment page.
-    pub url: String,
-    /// Who takes the payment.
-    pub mode: PaymentMode,
-    /// What is bought, at the server's price.
-    pub item: CheckoutItem,
 }
 
 /// Prices the checkout address, records it and asks the provider for a payment page.
@@ -174,34 +162,6 @@ fn mode_name(mode: PaymentMode) -> &'static str {
     }
 }
 
-/// A checkout as its buyer's pages read it (`GET /api/checkout/{id}`).
-#[derive(Debug, Clone, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CheckoutView {
-    /// Our id.
-    pub id: String,
-    /// open, paid, declined or expired.
-    pub status: String,
-    /// Who takes the payment.
-    pub mode: PaymentMode,
-    /// What it sells, priced again from `domain` (the row's price is the one charged).
-    pub kind: CheckoutKind,
-    /// The package id.
-    pub package_id: String,
-    /// Credits granted on payment; `None` is unlimited.
-    pub credits: Option<i32>,
-    /// The price charged, cents.
-    pub amount_cents: i64,
-    /// The upgrade's report type.
-    pub report_type: Option<String>,
-    /// The upgrade's site.
-    pub url: Option<String>,
-    /// A plan's interval.
-    pub interval: Option<String>,
-    /// The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
-    pub failure_message: &'static str,
-}
-
 /// A checkout of the caller's (a member sees none: their owner pays).
 pub async fn checkout_view(
     db: &DatabaseConnection,
@@ -217,13 +177,13 @@ pub async fn checkout_view(
             PaymentMode::Test
         },
         kind,
-        failure_message: rules::failure_message(kind),
+        failure_message: rules::failure_message(kind).to_owned(),
         id: row.id,
         status: row.status,
         package_id: row.package_id,
         credits: row.credits,
         amount_cents: row.amount_cents,
-        report_type: row.report_type,
+        report_type: row.report_type.as_deref().and_then(ReportType::parse),
         url: row.url,
         interval: row.billing_interval,
     })

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use domain::credits::Credits;
 use serde_json::{Value, json};
 use server::config::{Secret, Stripe};
 use server::services::billing::webhook::sign;
@@ -148,7 +149,7 @@ async fn a_test_payment_grants_its_credits_once_and_a_refund_takes_them_back() {
         store::credits::spend_credits(
             &app.running.db,
             store::credits::Payer::own(user_id),
-            domain::credits::Credits::whole(2),
+            Credits::whole(2),
             Some("test spend"),
         )
         .await
@@ -172,14 +173,17 @@ async fn a_test_payment_grants_its_credits_once_and_a_refund_takes_them_back() {
         let ledger = store::credits::credit_history(&app.running.db, user_id, 10)
             .await
             .expect("ledger");
-        let reasons: Vec<(String, i32)> =
-            ledger.iter().map(|l| (l.reason.clone(), l.delta)).collect();
+        // Ledger deltas are stored in half credits; `ledger_delta` reads them back as credits.
+        let reasons: Vec<(String, (bool, Credits))> = ledger
+            .iter()
+            .map(|l| (l.reason.clone(), store::credits::ledger_delta(l)))
+            .collect();
         assert_eq!(
             reasons,
             vec![
-                ("refund".to_owned(), -3),
-                ("spend".to_owned(), -2),
-                ("purchase".to_owned(), 5)
+                ("refund".to_owned(), (false, Credits::whole(3))),
+                ("spend".to_owned(), (false, Credits::whole(2))),
+                ("purchase".to_owned(), (true, Credits::whole(5)))
             ]
         );
     })
@@ -400,7 +404,7 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         assert_eq!(credits(&mut buyer).await, 20);
 
         // charge.refunded takes back the unspent credits of the refunded payment.
-        store::credits::spend_credits(&store_db, store::credits::Payer::own(user_id), domain::credits::Credits::whole(15), None).await.expect("spend");
+        store::credits::spend_credits(&store_db, store::credits::Payer::own(user_id), Credits::whole(15), None).await.expect("spend");
         let refund = json!({
             "id": "evt_4", "type": "charge.refunded", "created": now(),
             "data": {"object": {"id": "ch_1", "object": "charge", "payment_intent": "pi_1",
@@ -410,7 +414,13 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         assert_eq!(r.status, 200, "{}", r.json);
         assert_eq!(credits(&mut buyer).await, 0, "5 unspent credits taken back");
         let applied = store::credits::credit_history(&store_db, user_id, 1).await.expect("ledger");
-        assert_eq!((applied[0].reason.as_str(), applied[0].delta), ("refund", -5));
+        assert_eq!(
+            (
+                applied[0].reason.as_str(),
+                store::credits::ledger_delta(&applied[0])
+            ),
+            ("refund", (false, Credits::whole(5)))
+        );
 
         // A subscription: completed session, then Stripe's invoice.paid, updated and deleted.
         let plan = stripe_checkout(&store_db, user_id, "agency-plan", 100, 30000, "plan").await;
