@@ -421,8 +421,10 @@ async fn half_credit_migration_keeps_every_value() {
             "{engine:?}: ledger rows in half credits"
         );
 
-        // Down again while every value is whole: back to whole credits exactly.
-        Migrator::down(&db, Some(1)).await.expect("down");
+        // Down again while every value is whole (the later migrations first): back to whole
+        // credits exactly.
+        let later = u32::try_from(Migrator::migrations().len() - before - 1).expect("count");
+        Migrator::down(&db, Some(later + 1)).await.expect("down");
         let row = store::users::get_user(&db, user).await.expect("user");
         assert_eq!(
             (row.report_credits, row.trial_credits),
@@ -435,8 +437,14 @@ async fn half_credit_migration_keeps_every_value() {
         grant_credits(&db, user, Credits::HALF, "admin", None)
             .await
             .expect("half");
+        if later > 0 {
+            Migrator::down(&db, Some(later))
+                .await
+                .expect("down to migration 14");
+        }
         let refused = Migrator::down(&db, Some(1)).await;
         assert!(refused.is_err(), "{engine:?}: {refused:?}");
+        Migrator::up(&db, None).await.expect("up after the refusal");
         assert!(
             Migrator::get_pending_migrations(&db)
                 .await
