@@ -17,10 +17,9 @@ pub mod webhook;
 use chrono::{DateTime, Months, Utc};
 use domain::accounts::TeamRole;
 use domain::checkout::{
-    self as rules, BillingInterval, BillingOverview, CheckoutItem, CheckoutKind, CheckoutQuery,
-    PaymentMode, PlanAction, PurchaseView, SubscriptionStatus, SubscriptionView,
+    self as rules, BillingInterval, BillingOverview, CheckoutKind, CheckoutQuery, CheckoutView,
+    PaymentMode, PlanAction, PurchaseView, StartedCheckout, SubscriptionStatus, SubscriptionView,
 };
-use domain::checkout::{CheckoutView, StartedCheckout};
 use domain::credits::Credits;
 use domain::report::ReportType;
 use store::billing::{CheckoutStatus, NewCheckout, Refund, RefundOutcome, SubscriptionState};
