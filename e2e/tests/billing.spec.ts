@@ -9,7 +9,8 @@ async function accountThenSignOut(page: Page, email: string) {
   await page.getByLabel("First name").fill("Grace");
   await page.getByLabel("Last name").fill("Hopper");
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Username").fill("grace");
+  // Usernames are unique: each buyer takes the local part of their own address.
+  await page.getByLabel("Username").fill(email.split("@")[0]);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -54,7 +55,7 @@ test.describe("test-payment checkout", () => {
     await expect(page.getByText("Purchase Complete!").first()).toBeVisible();
     await shot(page, info, "payment-success");
     await page.getByRole("link", { name: "Go to your dashboard" }).click();
-    await expect(page.getByLabel("Credits")).toHaveText("5");
+    await expect(page.getByLabel("Credits", { exact: true })).toHaveText("5");
     await expect(page.getByRole("heading", { name: "Purchases and invoices" })).toBeVisible();
     await expect(page.getByRole("cell", { name: "credit-5" })).toBeVisible();
     await shot(page, info, "dashboard-after-purchase");
@@ -99,7 +100,7 @@ test.describe("test-payment checkout", () => {
     await expect(page.getByRole("heading", { name: /Professional report/ })).toBeVisible();
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await page.getByRole("button", { name: "Pay $5 (test)" }).click();
-    await expect(page).toHaveURL(/\/results\?id=[^&]+&paid=true&type=standard/, { timeout: 120_000 });
+    await expect(page).toHaveURL(/\/results\?id=[^&]+&url=[^&]+&paid=true&type=standard/, { timeout: 120_000 });
     await expect(page.getByText("Purchase Complete!").first()).toBeVisible();
     await expect(page.getByRole("heading", { name: "In-depth site analysis" })).toBeVisible();
     await shot(page, info, "upgrade-paid-results");

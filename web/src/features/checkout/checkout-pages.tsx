@@ -319,6 +319,8 @@ export function PaymentSuccessPage() {
     const { url, reportType } = next;
     requestAnalysis(url, undefined, reportType).then(
       (outcome) => {
+        // The report's credits were spent: the header's balance is read again.
+        void qc.invalidateQueries({ queryKey: ["account"] });
         if (outcome.kind === "result") void navigate(resultsPath(outcome.id, { paid: true, type: reportType }), { replace: true });
         // Otherwise the id and type go into the address, so a reload follows this analysis and never pays again.
         else void navigate(`/analyzing?url=${encodeURIComponent(url)}&type=${reportType}&analysis=${encodeURIComponent(outcome.analysisId)}`, { replace: true });

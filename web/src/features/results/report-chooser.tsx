@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { Link, useNavigate } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
 import { Check } from "lucide-react";
 import { creditsLabel, reportTypes, type ReportType } from "../../lib/domain";
 import { Button } from "../../components/ui/button";
@@ -16,12 +17,15 @@ import { toast } from "../../lib/toast";
  */
 export function ReportChooser({ url, balance, children }: { url: string; balance: number; children: ReactNode }) {
   const navigate = useNavigate();
+  const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState<ReportType | null>(null);
   const start = async (type: ReportType) => {
     setPending(type);
     try {
       const outcome = await requestAnalysis(url, undefined, type);
+      // The server has spent the credits: the header's balance is read again.
+      void qc.invalidateQueries({ queryKey: ["account"] });
       setOpen(false);
       if (outcome.kind === "result") {
         navigate(`/results?id=${encodeURIComponent(outcome.id)}&paid=true&type=${type}`);
