@@ -16,7 +16,7 @@ use axum::response::Html;
 use axum::routing::get;
 use domain::credits::Credits;
 use server::{Config, Roles};
-use test_support::{Engine, TestDb};
+use test_support::TestDb;
 
 /// Paid analyses per engine.
 const ROUNDS: usize = 40;
@@ -206,19 +206,5 @@ async fn bench_engine(label: &str, db: &TestDb) {
 }
 
 fn main() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(async {
-        for (engine, label) in [(Engine::Sqlite, "sqlite"), (Engine::Postgres, "postgres")] {
-            let Some(db) = TestDb::create(engine).await else {
-                println!("{label}: unreachable; skipped");
-                continue;
-            };
-            bench_engine(label, &db).await;
-            db.drop_db().await;
-        }
-    });
+    common::on_each_engine(bench_engine);
 }

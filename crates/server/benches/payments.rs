@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use server::services::billing::webhook::sign;
 use server::{Config, Roles};
-use test_support::{Engine, TestDb};
+use test_support::TestDb;
 
 mod common;
 use common::percentile;
@@ -140,19 +140,5 @@ async fn bench_engine(label: &str, db: &TestDb) {
 }
 
 fn main() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(async {
-        for (engine, label) in [(Engine::Sqlite, "sqlite"), (Engine::Postgres, "postgres")] {
-            let Some(db) = TestDb::create(engine).await else {
-                println!("{label}: unreachable; skipped");
-                continue;
-            };
-            bench_engine(label, &db).await;
-            db.drop_db().await;
-        }
-    });
+    common::on_each_engine(bench_engine);
 }

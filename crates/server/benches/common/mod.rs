@@ -1,10 +1,31 @@
-//! What the server's benchmarks share: a configuration on a benchmark database, and
-//! percentiles of measured durations.
+//! What the server's benchmarks share: a run on each database engine, a configuration on a
+//! benchmark database, and percentiles of measured durations.
 
 use std::time::Duration;
 
 use server::Config;
 use server::config::Chromium;
+use test_support::{Engine, TestDb};
+
+/// Runs `bench` on SQLite, then on PostgreSQL when it is reachable, each on a fresh database
+/// dropped afterwards.
+pub fn on_each_engine(bench: impl AsyncFn(&'static str, &TestDb)) {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        for (engine, label) in [(Engine::Sqlite, "sqlite"), (Engine::Postgres, "postgres")] {
+            let Some(db) = TestDb::create(engine).await else {
+                println!("{label}: unreachable; skipped");
+                continue;
+            };
+            bench(label, &db).await;
+            db.drop_db().await;
+        }
+    });
+}
 
 /// A web node on `url` with its data under `dir`: port 0, no browser, test-payment mode.
 pub fn config(url: String, dir: &std::path::Path) -> Config {
