@@ -6,6 +6,7 @@ import { Card, CardContent } from "../../components/ui/card";
 import { Progress } from "../../components/ui/progress";
 import { Spinner } from "../../components/ui/spinner";
 import { PageMeta } from "../../components/seo/page-meta";
+import { useQueryClient } from "@tanstack/react-query";
 import { requestAnalysis } from "../../api/analyze";
 import { reconnectDelayMs, reportTypes, stepForProgress, steps, timings, type ReportType } from "../../lib/domain";
 import { toast } from "../../lib/toast";
@@ -27,6 +28,7 @@ function paidType(raw: string | null): ReportType | undefined {
  */
 function useAnalysisRun(url: string | null, analysisId: string | undefined, type: ReportType | undefined) {
   const navigate = useNavigate();
+  const qc = useQueryClient();
   const [state, setState] = useState<RunState | null>(null);
   const runRef = useRef<AnalysisRun | null>(null);
   useEffect(() => {
@@ -36,6 +38,8 @@ function useAnalysisRun(url: string | null, analysisId: string | undefined, type
       {
         start: async (u) => {
           const outcome = await requestAnalysis(u, undefined, type);
+          // A paid run has spent credits: the header's balance is read again.
+          if (type) void qc.invalidateQueries({ queryKey: ["account"] });
           if (type && outcome.kind === "queued") {
             const next = new URL(window.location.href);
             next.searchParams.set("analysis", outcome.analysisId);
@@ -56,7 +60,7 @@ function useAnalysisRun(url: string | null, analysisId: string | undefined, type
     runRef.current = r;
     r.begin();
     return () => r.dispose();
-  }, [url, analysisId, type, navigate]);
+  }, [url, analysisId, type, navigate, qc]);
   return { state, retry: () => runRef.current?.retry() };
 }
 
