@@ -36,10 +36,11 @@ export function Header() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   // Signing out closes the menu (docs/PRODUCT.md §2.2) and returns home.
-  const onSignOut = () => {
+  const onSignOut = async () => {
     setOpen(false);
-    // Leave first, so a signed-in-only page does not send the visitor to sign-in meanwhile.
-    void navigate("/");
+    // Leave first and wait until home is on screen (its route loads lazily): a signed-in-only page
+    // still mounted when the session ends would send the visitor to sign-in instead.
+    await navigate("/");
     signOut.mutate();
   };
   return (
@@ -63,7 +64,7 @@ export function Header() {
                     <CreditsLink account={account} />
                   </Suspense>
                 )}
-                <Button variant="ghost" onClick={onSignOut}>
+                <Button variant="ghost" onClick={() => void onSignOut()}>
                   Sign Out
                 </Button>
                 <Button asChild>
@@ -110,7 +111,7 @@ export function Header() {
                         Dashboard
                       </Link>
                     </Button>
-                    <Button variant="outline" onClick={onSignOut}>
+                    <Button variant="outline" onClick={() => void onSignOut()}>
                       Sign Out
                     </Button>
                   </>
