@@ -249,7 +249,7 @@ impl BrowserPool {
         };
         let mut current = self.current.lock().await;
         if let Some(i) = current.as_ref() {
-            if i.alive.load(Ordering::Acquire) {
+            if i.alive.load(Ordering::Acquire) && i.process_running() {
                 return Ok(i.clone());
             }
             tracing::warn!("chromium died; starting a new one");
@@ -542,8 +542,9 @@ impl BrowserPool {
 
     async fn browser_alive(&self) -> bool {
         self.current.lock().await.as_ref().is_some_and(|i| {
-            // The flag follows the DevTools connection; the process table answers at once.
-            let alive = i.alive.load(Ordering::Acquire) && i.browser_pid().is_some();
+            // The flag follows the DevTools connection, which may not have noticed yet; the
+            // process itself answers at once.
+            let alive = i.alive.load(Ordering::Acquire) && i.process_running();
             if !alive {
                 i.alive.store(false, Ordering::Release);
             }
@@ -585,6 +586,15 @@ impl BrowserPool {
 impl Instance {
     fn browser_pid(&self) -> Option<u32> {
         self.child.lock().ok().and_then(|c| c.id())
+    }
+
+    /// Whether the Chromium process still runs. A killed process keeps its id until it is
+    /// reaped, so ask for its exit status (which reaps it) rather than for its id.
+    fn process_running(&self) -> bool {
+        self.child
+            .lock()
+            .map(|mut c| matches!(c.try_wait(), Ok(None)))
+            .unwrap_or(false)
     }
 }
 
