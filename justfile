@@ -78,13 +78,35 @@ web-deps:
     done
 
 # Build the WebAssembly package of the domain rules into wasm-pkg/.
+# Skipped when nothing it is built from changed since the last build (the stamp wasm-pkg/.built).
 wasm: web-deps
+    #!/usr/bin/env bash
+    set -euo pipefail
+    stamp=wasm-pkg/.built
+    if [ -f "$stamp" ] && [ -z "$(find crates/domain crates/domain-wasm Cargo.toml Cargo.lock -newer "$stamp" -print -quit)" ]; then
+      echo "wasm-pkg is up to date"
+      exit 0
+    fi
     wasm-pack --quiet build crates/domain-wasm --mode no-install --profile wasm-release --target bundler --scope sitelens --out-dir ../../wasm-pkg
     rm -f wasm-pkg/.gitignore
+    touch "$stamp"
 
-# Build the web app's production bundle into web/dist.
+# Build the web app's production bundle into web/dist; skipped when nothing it is built from (the
+# app, its packages, the wasm package, and the server's templates its stylesheet scans) changed
+# since the last build (the stamp web/dist/.built).
 web: wasm
-    cd web && npx tsc -b && npx vite build
+    #!/usr/bin/env bash
+    set -euo pipefail
+    stamp=web/dist/.built
+    inputs=(web wasm-pkg/.built crates/server/src/services/content crates/server/src/services/report_page.rs)
+    if [ -f "$stamp" ] && [ -z "$(find "${inputs[@]}" \( -path web/node_modules -o -path web/dist \) -prune -o -newer "$stamp" -print -quit)" ]; then
+      echo "web/dist is up to date"
+      exit 0
+    fi
+    cd web
+    npx tsc -b
+    npx vite build
+    touch dist/.built
 
 # Rewrite the generated TypeScript contract after changing a contract type.
 bindings:
