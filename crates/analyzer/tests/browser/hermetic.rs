@@ -3,8 +3,8 @@
 //! SIGKILL, leaves no profile folder behind, and makes no connection but to loopback while it
 //! measures a loopback page.
 //!
-//! The SIGKILL and network tests run this test binary again as a child process, in one of the
-//! `child_*` modes below (ignored, and inert unless `SITELENS_HERMETIC_CHILD` names them).
+//! The SIGKILL and network tests start the browser in a child process of their own,
+//! `sitelens-hermetic-child` (`hermetic_child.rs`), which cargo builds before these tests.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -13,10 +13,8 @@ use std::time::Duration;
 
 use analyzer::browser::launch;
 
-use super::{measure, pool};
+use super::pool;
 use crate::support::server::{Reply, Site, TestServer, fixture};
-
-const CHILD_ENV: &str = "SITELENS_HERMETIC_CHILD";
 
 /// A process's state letter from /proc, or `None` when it is gone (a zombie counts as gone).
 fn running(pid: u32) -> bool {
@@ -53,27 +51,20 @@ fn processes_on(profile: &std::path::Path) -> bool {
         .unwrap_or(false)
 }
 
-/// This test binary run again in `mode`, its standard output piped.
-fn child(mode: &str, wrapper: Option<(&str, Vec<String>)>) -> Command {
-    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("current_exe: {e}"));
-    let test = format!("browser::hermetic::{mode}");
+/// The child process (`hermetic_child.rs`) with `args`, under `wrapper` when given, its
+/// standard output piped.
+fn child(args: &[&str], wrapper: Option<(&str, Vec<String>)>) -> Command {
+    let exe = env!("CARGO_BIN_EXE_sitelens-hermetic-child");
     let mut command = match wrapper {
-        Some((program, args)) => {
+        Some((program, wrapper_args)) => {
             let mut c = Command::new(program);
-            c.args(args).arg(exe);
+            c.args(wrapper_args).arg(exe);
             c
         }
         None => Command::new(exe),
     };
     command
-        .args([
-            test.as_str(),
-            "--exact",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(CHILD_ENV, mode)
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     command
@@ -129,30 +120,13 @@ async fn chromium_receives_every_flag_of_the_shared_list() {
     assert!(!profile.exists(), "the profile folder outlived shutdown");
 }
 
-/// Child mode: start the pool's browser, print its pid, then wait to be killed.
-#[tokio::test]
-#[ignore = "a child process of chromium_dies_with_a_killed_parent"]
-async fn child_holds_a_browser() {
-    if std::env::var(CHILD_ENV).as_deref() != Ok("child_holds_a_browser") {
-        return;
-    }
-    let pool = pool();
-    pool.warm()
-        .await
-        .unwrap_or_else(|e| panic!("launch failed: {e}"));
-    let pid = pool.browser_pid().await.unwrap_or_default();
-    println!("BROWSER {pid}");
-    tokio::time::sleep(Duration::from_secs(120)).await;
-}
-
 #[test]
 fn chromium_dies_with_a_killed_parent_and_its_profile_is_swept() {
-    let mut parent = child("child_holds_a_browser", None)
+    let mut parent = child(&["hold"], None)
         .spawn()
         .unwrap_or_else(|e| panic!("spawn: {e}"));
     let parent_pid = parent.id();
     let stdout = parent.stdout.take().unwrap_or_else(|| panic!("no stdout"));
-    // The harness prints the test's name on the same line before the test's own output.
     let mut seen = Vec::new();
     let browser: u32 = BufReader::new(stdout)
         .lines()
@@ -183,23 +157,6 @@ fn chromium_dies_with_a_killed_parent_and_its_profile_is_swept() {
     // The next start-up removes the folder the killed process left.
     launch::sweep_stale_profiles(&std::env::temp_dir());
     assert!(!profile.exists(), "{} was not swept", profile.display());
-}
-
-/// Child mode: measure a loopback page (its address in the environment) and exit.
-#[tokio::test]
-#[ignore = "a child process of measuring_a_loopback_page_connects_only_to_loopback"]
-async fn child_measures_a_page() {
-    if std::env::var(CHILD_ENV).as_deref() != Ok("child_measures_a_page") {
-        return;
-    }
-    let url = std::env::var("SITELENS_HERMETIC_URL").unwrap_or_default();
-    let pool = pool();
-    let report = measure(&pool, &url).await;
-    println!(
-        "MEASURED {}",
-        report.mobile.first_contentful_paint.is_some()
-    );
-    pool.shutdown().await;
 }
 
 /// What an strace log (`-f -yy -e trace=%network`, sockets decorated with their protocol and
@@ -300,11 +257,7 @@ async fn measuring_a_loopback_page_connects_only_to_loopback() {
     ];
     let output = tokio::task::spawn_blocking({
         let url = site.url("/");
-        move || {
-            child("child_measures_a_page", Some(("strace", strace_args)))
-                .env("SITELENS_HERMETIC_URL", url)
-                .output()
-        }
+        move || child(&["measure", &url], Some(("strace", strace_args))).output()
     })
     .await
     .unwrap_or_else(|e| panic!("{e}"))
