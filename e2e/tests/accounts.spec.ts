@@ -135,8 +135,9 @@ test.describe("accounts", () => {
     await page.goto("/accounts/sign-up");
     await page.getByLabel("First name").fill("Mo");
     await page.getByLabel("Last name").fill("Bile");
-    await page.getByLabel("Email").fill(`mo-${Date.now()}@example.com`);
-    await page.getByLabel("Username").fill("mobile");
+    const local = `mo-${Date.now()}`;
+    await page.getByLabel("Email").fill(`${local}@example.com`);
+    await page.getByLabel("Username").fill(local);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);

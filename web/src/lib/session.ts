@@ -1,3 +1,5 @@
+import { useEffect, useRef } from "react";
+import { useNavigate } from "react-router";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Account } from "./domain";
 import { csrfHeaders, setCsrfToken } from "./api-client";
@@ -50,17 +52,44 @@ export async function accountRequest<T>(method: string, path: string, body?: unk
   return json as T;
 }
 
+/**
+ * Sign-outs started in this tab. A signed-in-only page that was on screen when one started leaves
+ * it to the sign-out, which takes the visitor home; see `useRequireSignIn`.
+ */
+let signOuts = 0;
+
 /** Signs out on the server, forgets the cached account and everything signed-in. */
 export function useSignOut() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => accountRequest("POST", "/api/accounts/sign-out", {}),
+    mutationFn: () => {
+      signOuts += 1;
+      return accountRequest("POST", "/api/accounts/sign-out", {});
+    },
     onSettled: () => {
       setCsrfToken(null);
       qc.setQueryData(["account"], null);
       void qc.invalidateQueries();
     },
   });
+}
+
+/**
+ * For pages only a signed-in visitor sees: a signed-out visitor is sent to sign-in, to come back
+ * to `returnPath`. Not when the visitor signed out while the page was on screen: the sign-out goes
+ * home, and the page may still be mounted while home's route loads (a transition keeps the old
+ * screen until the new one is ready), so its redirect would win the race.
+ */
+export function useRequireSignIn(returnPath: string): Session {
+  const session = useSession();
+  const navigate = useNavigate();
+  const signOutsAtMount = useRef(signOuts);
+  const { loading, signedIn } = session;
+  useEffect(() => {
+    if (loading || signedIn || signOuts !== signOutsAtMount.current) return;
+    void navigate(`/accounts/sign-in?redirect_url=${encodeURIComponent(returnPath)}`, { replace: true });
+  }, [loading, signedIn, navigate, returnPath]);
+  return session;
 }
 
 /** Base address of the accounts service; its pages are {host}/sign-in and {host}/sign-up (docs/PRODUCT.md §2.2). */

@@ -15,7 +15,7 @@ import {
   isValidEmail,
   type Account,
 } from "../../lib/domain";
-import { accountRequest, useSession } from "../../lib/session";
+import { accountRequest, useRequireSignIn, useSession } from "../../lib/session";
 import { AccountForm } from "./account-form";
 import { ProviderSignIn } from "./provider-sign-in";
 
@@ -228,12 +228,9 @@ export function JoinTeamPage() {
 
 /** Account settings: change password or address, sign out everywhere, download my data, delete. */
 export function AccountSettingsPage() {
-  const { account, signedIn, loading } = useSession();
+  const { account } = useRequireSignIn("/accounts/settings");
   const qc = useQueryClient();
   const navigate = useNavigate();
-  useEffect(() => {
-    if (!loading && !signedIn) void navigate(`/accounts/sign-in?redirect_url=${encodeURIComponent("/accounts/settings")}`, { replace: true });
-  }, [loading, signedIn, navigate]);
   if (!account) return null;
   return (
     <Shell title="Account settings">

@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import { Link, useNavigate } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { PageMeta } from "../../components/seo/page-meta";
@@ -6,7 +5,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Spinner } from "../../components/ui/spinner";
 import type { DashboardData } from "../../lib/domain";
-import { accountRequest, useSession } from "../../lib/session";
+import { accountRequest, useRequireSignIn } from "../../lib/session";
 import { creditsLabel, formatCredits, reportTypes, trialStartedMessage } from "../../lib/domain";
 import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
@@ -24,12 +23,9 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", tim
 
 /** /dashboard: credits with the trial's expiry, and each site's analyses with a score trend. */
 export function DashboardPage() {
-  const { signedIn, loading } = useSession();
+  const { signedIn } = useRequireSignIn("/dashboard");
   const navigate = useNavigate();
   const qc = useQueryClient();
-  useEffect(() => {
-    if (!loading && !signedIn) void navigate(`/accounts/sign-in?redirect_url=${encodeURIComponent("/dashboard")}`, { replace: true });
-  }, [loading, signedIn, navigate]);
   const q = useQuery({ queryKey: ["dashboard"], queryFn: getDashboard, enabled: signedIn });
   if (!q.data) {
     return (
