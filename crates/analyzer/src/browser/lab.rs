@@ -19,8 +19,9 @@
 //!   [`BrowserSettings::quiet_window`], so a task after that window is not seen.
 //! - **Speed Index** (paint progression): every visible piece of content in the first viewport
 //!   (text, images, media, backgrounds) counts with its visible area, painted at the later of
-//!   FCP, the time it entered the document (a MutationObserver installed before any page
-//!   script) and, for images, the time it finished loading. Visual completeness at time `t` is
+//!   FCP, the time a script inserted it (a MutationObserver installed once the parser is done:
+//!   one present while it parses slows the parser down; what the parser inserted counts from
+//!   FCP) and, for images, the time it finished loading. Visual completeness at time `t` is
 //!   the painted share of that area, and Speed Index = ∫(1 − completeness) dt, which equals the
 //!   area-weighted mean paint time. Lighthouse derives completeness from screencast frames'
 //!   colour histograms; on pages that paint in steps both give the same staircase.
