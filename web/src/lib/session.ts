@@ -74,9 +74,21 @@ export function useSignOut() {
   });
 }
 
+/** Base address of the accounts service; its pages are {host}/sign-in and {host}/sign-up (docs/PRODUCT.md §2.2). */
+export const accountsBase: string = (import.meta.env.VITE_ACCOUNTS_URL as string | undefined) || "/accounts";
+
 /**
- * For pages only a signed-in visitor sees: a signed-out visitor is sent to sign-in, to come back
- * to `returnPath`. Not when the visitor signed out while the page was on screen: the sign-out goes
+ * Where a signed-out visitor goes to sign in, coming back to `returnPath` afterwards: our own
+ * sign-in page, or /sign-in, which hands over to the accounts service at VITE_ACCOUNTS_URL.
+ */
+export function signInFirst(returnPath: string): string {
+  const base = accountsBase.startsWith("/") ? accountsBase : "";
+  return `${base}/sign-in?redirect_url=${encodeURIComponent(returnPath)}`;
+}
+
+/**
+ * For pages only a signed-in visitor sees: a signed-out visitor is sent to sign-in
+ * (`signInFirst`), to come back to `returnPath`. Not when the visitor signed out while the page was on screen: the sign-out goes
  * home, and the page may still be mounted while home's route loads (a transition keeps the old
  * screen until the new one is ready), so its redirect would win the race.
  */
@@ -87,10 +99,8 @@ export function useRequireSignIn(returnPath: string): Session {
   const { loading, signedIn } = session;
   useEffect(() => {
     if (loading || signedIn || signOuts !== signOutsAtMount.current) return;
-    void navigate(`/accounts/sign-in?redirect_url=${encodeURIComponent(returnPath)}`, { replace: true });
+    void navigate(signInFirst(returnPath), { replace: true });
   }, [loading, signedIn, navigate, returnPath]);
   return session;
 }
 
-/** Base address of the accounts service; its pages are {host}/sign-in and {host}/sign-up (docs/PRODUCT.md §2.2). */
-export const accountsBase: string = (import.meta.env.VITE_ACCOUNTS_URL as string | undefined) || "/accounts";

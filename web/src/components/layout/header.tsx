@@ -36,12 +36,12 @@ export function Header() {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   // Signing out closes the menu (docs/PRODUCT.md §2.2) and returns home.
-  const onSignOut = async () => {
+  // A signed-in-only page still on screen while home's route loads leaves the way to the sign-out
+  // (useRequireSignIn), so the two need no ordering.
+  const onSignOut = () => {
     setOpen(false);
-    // Leave first and wait until home is on screen (its route loads lazily): a signed-in-only page
-    // still mounted when the session ends would send the visitor to sign-in instead.
-    await navigate("/");
     signOut.mutate();
+    void navigate("/");
   };
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/90 backdrop-blur supports-[backdrop-filter]:bg-background/75">
@@ -64,7 +64,7 @@ export function Header() {
                     <CreditsLink account={account} />
                   </Suspense>
                 )}
-                <Button variant="ghost" onClick={() => void onSignOut()}>
+                <Button variant="ghost" onClick={onSignOut}>
                   Sign Out
                 </Button>
                 <Button asChild>
@@ -111,7 +111,7 @@ export function Header() {
                         Dashboard
                       </Link>
                     </Button>
-                    <Button variant="outline" onClick={() => void onSignOut()}>
+                    <Button variant="outline" onClick={onSignOut}>
                       Sign Out
                     </Button>
                   </>

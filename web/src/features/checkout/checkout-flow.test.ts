@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { checkoutFailureMessage, resolveCheckout } from "../../lib/domain";
 import type { CheckoutView } from "../../api/billing";
-import { afterPayment, checkoutQueryFrom, signInFirst } from "./checkout-flow";
+import { afterPayment, checkoutQueryFrom } from "./checkout-flow";
+import { signInFirst } from "../../lib/session";
 import { resultsPath } from "../../lib/results-path";
 
 const view = (over: Partial<CheckoutView>): CheckoutView => ({
@@ -43,7 +44,8 @@ describe("checkout addresses", () => {
   });
 
   it("sends a signed-out buyer to sign in and back to the same checkout", () => {
-    expect(signInFirst("/stripe-checkout?package=credit-5")).toBe("/sign-in?redirect_url=%2Fstripe-checkout%3Fpackage%3Dcredit-5");
+    // Our own sign-in page (VITE_ACCOUNTS_URL unset); an external accounts service is reached through /sign-in.
+    expect(signInFirst("/stripe-checkout?package=credit-5")).toBe("/accounts/sign-in?redirect_url=%2Fstripe-checkout%3Fpackage%3Dcredit-5");
   });
 });
 

@@ -22,11 +22,6 @@ export function checkoutQueryFrom(search: URLSearchParams): CheckoutQuery {
   return q;
 }
 
-/** Where a signed-out buyer goes first: sign-in, coming back to this very checkout address. */
-export function signInFirst(pathWithSearch: string): string {
-  return `/sign-in?redirect_url=${encodeURIComponent(pathWithSearch)}`;
-}
-
 /** What the page does once a checkout's payment is known. */
 export type AfterPayment =
   | { kind: "wait" }

@@ -18,7 +18,7 @@ import {
   resolveCheckout,
   type CheckoutItem,
 } from "../../lib/domain";
-import { useSession } from "../../lib/session";
+import { useRequireSignIn, useSession } from "../../lib/session";
 import {
   billingQuery,
   checkoutQuery,
@@ -32,7 +32,7 @@ import {
 } from "../../api/billing";
 import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
-import { afterPayment, checkoutQueryFrom, signInFirst, type AfterPayment } from "./checkout-flow";
+import { afterPayment, checkoutQueryFrom, type AfterPayment } from "./checkout-flow";
 import { resultsPath } from "../../lib/results-path";
 
 /** Every checkout page: a header that says who takes the payment (test payments are labelled as such). */
@@ -91,7 +91,7 @@ export function StripeCheckoutPage() {
   const [search] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const { signedIn, loading } = useSession();
+  const { signedIn, loading } = useRequireSignIn(location.pathname + location.search);
   const query = useMemo(() => checkoutQueryFrom(search), [search]);
   const priced = useMemo((): { item: CheckoutItem } | { error: string } => {
     try {
@@ -100,9 +100,6 @@ export function StripeCheckoutPage() {
       return { error: e instanceof Error ? e.message : String(e) };
     }
   }, [query]);
-  useEffect(() => {
-    if (!loading && !signedIn) void navigate(signInFirst(location.pathname + location.search), { replace: true });
-  }, [loading, signedIn, navigate, location.pathname, location.search]);
   const start = useMutation({
     mutationFn: () => startCheckout(query),
     onSuccess: (started) => {
