@@ -22,6 +22,10 @@ async fn main() {
         ..AnalyzerConfig::default()
     };
     let pool = BrowserPool::from_config(BrowserSettings::default(), &config);
+    if let Some(ms) = std::env::var("OBSERVE_WARM_MS").ok().and_then(|v| v.parse::<u64>().ok()) {
+        let _ = pool.warm().await;
+        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    }
     let report = match pool.measure(&url).await {
         Ok(r) => r,
         Err(e) => {

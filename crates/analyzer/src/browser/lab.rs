@@ -47,6 +47,7 @@ use chromiumoxide::cdp::browser_protocol::audits::EnableParams as AuditsEnable;
 use chromiumoxide::cdp::browser_protocol::emulation::{
     SetDeviceMetricsOverrideParams, SetTouchEmulationEnabledParams, SetUserAgentOverrideParams,
 };
+use chromiumoxide::cdp::browser_protocol::performance::DisableParams as PerformanceDisable;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
 };
@@ -134,6 +135,7 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
         page.execute(SetUserAgentOverrideParams::new(ua)),
         page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
         page.execute(AuditsEnable::default()),
+        page.execute(PerformanceDisable::default()),
     )?;
     if warm_axe {
         // Compile axe-core on the blank page now: the measured page then loads it from V8's
