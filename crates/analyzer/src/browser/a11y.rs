@@ -177,10 +177,15 @@ pub struct AxeResults {
 const RUN: &str = r#"async (ids) => {
   const known = new Set(axe.getRules().map((r) => r.ruleId));
   const values = ids.filter((id) => known.has(id));
+  // No HTML snippet of every checked element (as Lighthouse configures it; we report selectors),
+  // and no descent into frames: axe-core is loaded in the main frame only, so a frame never
+  // answers and axe-core would wait for each one.
+  axe.configure({ noHtml: true });
   const r = await axe.run(document, {
     runOnly: { type: 'rule', values },
     resultTypes: ['violations'],
     elementRef: false,
+    iframes: false,
   });
   return JSON.stringify({
     version: axe.version,
