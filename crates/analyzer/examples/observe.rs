@@ -4,7 +4,8 @@
 //! where an observed load differs from the one Lighthouse recorded for the same page.
 //!
 //! `cargo run --release -p analyzer --example observe -- URL [OUT.json]` (private and loopback
-//! addresses allowed); with OUT.json the whole observed load is written there.
+//! addresses allowed); with OUT.json the whole observed load is written there. With
+//! OBSERVE_WARM_MS=N the browser is started and left N ms before the load (a warm server's case).
 
 use analyzer::AnalyzerConfig;
 use analyzer::browser::{BrowserPool, BrowserSettings};
@@ -22,7 +23,10 @@ async fn main() {
         ..AnalyzerConfig::default()
     };
     let pool = BrowserPool::from_config(BrowserSettings::default(), &config);
-    if let Some(ms) = std::env::var("OBSERVE_WARM_MS").ok().and_then(|v| v.parse::<u64>().ok()) {
+    if let Some(ms) = std::env::var("OBSERVE_WARM_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
         let _ = pool.warm().await;
         tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
     }

@@ -47,10 +47,10 @@ use chromiumoxide::cdp::browser_protocol::audits::EnableParams as AuditsEnable;
 use chromiumoxide::cdp::browser_protocol::emulation::{
     SetDeviceMetricsOverrideParams, SetTouchEmulationEnabledParams, SetUserAgentOverrideParams,
 };
-use chromiumoxide::cdp::browser_protocol::performance::DisableParams as PerformanceDisable;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
 };
+use chromiumoxide::cdp::browser_protocol::performance::DisableParams as PerformanceDisable;
 
 use super::metrics::{Collected, LabMetrics, compute};
 use super::proxy::RequestGuard;
