@@ -202,17 +202,18 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
     let within_head = |e: &ElementRef<'_>| places.in_head.contains(&e.id());
     let mut page = PageDoc::default();
 
-    let start = html.trim_start_matches('\u{feff}').trim_start();
-    let lower_start: String = start
-        .chars()
-        .take(40)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    page.has_doctype = lower_start.starts_with("<!doctype");
-    page.has_html5_doctype = {
-        let compact: String = lower_start.split_whitespace().collect::<Vec<_>>().join(" ");
-        compact.starts_with("<!doctype html>")
-    };
+    // The doctype as the browser's parser sees it: comments and whitespace may come before it
+    // (a licence comment often does), and one after the first element is ignored.
+    let doctype = doc.tree.root().children().find_map(|n| match n.value() {
+        Node::Doctype(d) => Some(d),
+        _ => None,
+    });
+    page.has_doctype = doctype.is_some();
+    page.has_html5_doctype = doctype.is_some_and(|d| {
+        d.name().eq_ignore_ascii_case("html")
+            && d.public_id().is_empty()
+            && (d.system_id().is_empty() || d.system_id() == "about:legacy-compat")
+    });
 
     // A <base href> changes how relative URLs resolve.
     let base = doc
@@ -526,6 +527,37 @@ fn collect_text(root: ElementRef<'_>, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_the_doctype_as_the_browser_parser_does() {
+        let base = Url::parse("https://example.com/").expect("url");
+        let doctype = |html: &str| {
+            let p = parse(html, &base);
+            (p.has_doctype, p.has_html5_doctype)
+        };
+        // A licence comment, a byte-order mark and whitespace may come first (a Jekyll theme's
+        // pages start with one); Lighthouse passes such a page.
+        assert_eq!(
+            doctype(
+                "\u{feff}<!-- MIT License\n* ...\n-->\n  <!DOCTYPE html><html><body>Hi</body></html>"
+            ),
+            (true, true)
+        );
+        assert_eq!(doctype("<!doctype HTML><p>Hi"), (true, true));
+        assert_eq!(
+            doctype(r#"<!DOCTYPE html SYSTEM "about:legacy-compat"><p>Hi"#),
+            (true, true)
+        );
+        assert_eq!(
+            doctype(
+                r#"<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd"><p>Hi"#
+            ),
+            (true, false)
+        );
+        // None at all, or one after the first element, which the parser ignores: quirks mode.
+        assert_eq!(doctype("<html><body>Hi</body></html>"), (false, false));
+        assert_eq!(doctype("<p>Hi</p><!DOCTYPE html>"), (false, false));
+    }
 
     #[test]
     fn parses_the_parts_checks_need() {
