@@ -120,7 +120,7 @@ export function DashboardPage() {
                 <CardTitle as="h3" className="break-all">
                   {site.url}
                 </CardTitle>
-                <CardDescription>{site.analyses.length} analyses</CardDescription>
+                <CardDescription>{site.analyses.length === 1 ? "1 analysis" : `${site.analyses.length} analyses`}</CardDescription>
               </div>
               <ScoreTrend site={site} />
             </CardHeader>
