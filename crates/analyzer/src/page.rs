@@ -43,8 +43,12 @@ pub struct Anchor {
     pub has_accessible_name: bool,
     /// `lang` of the element or of its nearest ancestor that has one.
     pub lang: Option<String>,
-    /// Has an inline click handler (`onclick`).
-    pub onclick: bool,
+    /// An inline event handler (an `on…` attribute) on the anchor or on an element around it:
+    /// Lighthouse counts every listener of the anchor and of its ancestors; those a script adds
+    /// are not in the HTML.
+    pub event_handler: bool,
+    /// Has an `id` (a fragment target).
+    pub has_id: bool,
     /// Has an attribute that only means something with an href (`target`, `download`, `ping`,
     /// `rel`, `hreflang`, `type`, `referrerpolicy`).
     pub link_attributes: bool,
@@ -454,7 +458,14 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
                 .chain(a.ancestors().filter_map(ElementRef::wrap))
                 .find_map(|e| e.value().attr("lang"))
                 .map(|l| l.trim().to_owned()),
-            onclick: v.attr("onclick").is_some(),
+            event_handler: std::iter::once(a)
+                .chain(a.ancestors().filter_map(ElementRef::wrap))
+                .any(|e| {
+                    e.value()
+                        .attrs()
+                        .any(|(n, _)| n.len() > 2 && n.starts_with("on"))
+                }),
+            has_id: v.attr("id").is_some_and(|i| !i.is_empty()),
             link_attributes: [
                 "target",
                 "download",

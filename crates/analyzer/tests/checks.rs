@@ -482,6 +482,29 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
             false,
         ),
         (
+            // A handler on an element around an anchor without href counts as the anchor's
+            // (Lighthouse reads its ancestors' listeners; a Jekyll theme's mode switch).
+            "/a7",
+            page(
+                "",
+                "<div class=\"switch\" onclick=\"modeSwitcher()\"><a class=\"button\"><img src=\"/sun.svg\" alt=\"\"></a></div>",
+            ),
+            vec![],
+            "crawlable-anchors",
+            false,
+        ),
+        (
+            // An anchor with an id is a fragment target, handler or not.
+            "/a8",
+            page(
+                "",
+                "<a id=\"menu\" onclick=\"go()\"></a><a id=\"top\" href=\"\"></a>",
+            ),
+            vec![],
+            "crawlable-anchors",
+            true,
+        ),
+        (
             "/i1",
             page(
                 "",

@@ -229,6 +229,10 @@ fn uncrawlable(a: &crate::page::Anchor, page: &url::Url) -> bool {
     if href.starts_with("mailto:") {
         return false;
     }
+    // An anchor with an id and no (or an empty) href is a fragment target, not a link.
+    if href.is_empty() && a.has_id {
+        return false;
+    }
     if href.starts_with("file:") {
         return true;
     }
@@ -236,7 +240,7 @@ fn uncrawlable(a: &crate::page::Anchor, page: &url::Url) -> bool {
         return false;
     }
     if a.href.is_none() {
-        return a.onclick || a.link_attributes;
+        return a.event_handler || a.link_attributes;
     }
     // Lighthouse's pattern: `javascript:void(0)`, parentheses optional, anywhere in the href.
     if href.contains("javascript:void(0") || href.contains("javascript:void0") {
@@ -313,8 +317,8 @@ pub(super) fn link_text(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
 
 /// Lighthouse `crawlable-anchors`, rule for rule: an anchor with a role, a `mailto:` href or an
 /// empty href with an id passes; a `file:` href fails; a named anchor passes; an anchor without
-/// href fails only when it has a click handler (Lighthouse sees script listeners, we see
-/// `onclick`) or attributes that need an href; `javascript:void(0)` fails; any other href
+/// href fails only when it or an element around it has an event listener (Lighthouse sees
+/// script listeners too, we see inline `on…` handlers) or it has attributes that need an href; `javascript:void(0)` fails; any other href
 /// fails only when it cannot be resolved.
 pub(super) fn crawlable_anchors(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let failing: Vec<String> = ctx
