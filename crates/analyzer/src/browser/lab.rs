@@ -34,8 +34,9 @@
 //!   0.15 bytes per displayed pixel for raster formats other than WebP and AVIF (a WebP at
 //!   quality 80 of a photograph), else the bytes beyond the displayed size.
 //!
-//! Loads are not throttled: figures are what this machine measures, scored on Lighthouse's
-//! desktop and mobile curves.
+//! The load itself is not throttled: these are the observed figures of this machine's
+//! connection. The scored figures come from simulating the traced load on Lighthouse's mobile
+//! and desktop presets ([`crate::simulation`]).
 //!
 //! [`BrowserSettings::quiet_window`]: super::BrowserSettings::quiet_window
 
