@@ -441,6 +441,8 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             || ["aria-label", "title", "aria-labelledby"]
                 .iter()
                 .any(|n| v.attr(n).is_some_and(|x| !x.trim().is_empty()));
+        // The anchor, then the elements around it, innermost first.
+        let lineage = || std::iter::once(a).chain(a.ancestors().filter_map(ElementRef::wrap));
         page.anchors.push(Anchor {
             href,
             url,
@@ -454,17 +456,14 @@ pub fn parse(html: &str, base: &Url) -> PageDoc {
             name: v.attr("name").map(str::to_owned),
             role: v.attr("role").map(str::to_owned),
             has_accessible_name,
-            lang: std::iter::once(a)
-                .chain(a.ancestors().filter_map(ElementRef::wrap))
+            lang: lineage()
                 .find_map(|e| e.value().attr("lang"))
                 .map(|l| l.trim().to_owned()),
-            event_handler: std::iter::once(a)
-                .chain(a.ancestors().filter_map(ElementRef::wrap))
-                .any(|e| {
-                    e.value()
-                        .attrs()
-                        .any(|(n, _)| n.len() > 2 && n.starts_with("on"))
-                }),
+            event_handler: lineage().any(|e| {
+                e.value()
+                    .attrs()
+                    .any(|(n, _)| n.len() > 2 && n.starts_with("on"))
+            }),
             has_id: v.attr("id").is_some_and(|i| !i.is_empty()),
             link_attributes: [
                 "target",

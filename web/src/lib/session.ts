@@ -88,8 +88,8 @@ export function signInFirst(returnPath: string): string {
 
 /**
  * For pages only a signed-in visitor sees: a signed-out visitor is sent to sign-in
- * (`signInFirst`), to come back to `returnPath`. Not when the visitor signed out while the page was on screen: the sign-out goes
- * home, and the page may still be mounted while home's route loads (a transition keeps the old
+ * (`signInFirst`), to come back to `returnPath`. Not when the visitor signed out while the page
+ * was on screen: the sign-out goes home, and the page may still be mounted while home's route loads (a transition keeps the old
  * screen until the new one is ready), so its redirect would win the race.
  */
 export function useRequireSignIn(returnPath: string): Session {

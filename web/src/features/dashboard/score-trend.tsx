@@ -14,10 +14,10 @@ const height = 120;
 export function ScoreTrend({ site }: { site: SiteHistory }) {
   const first = site.analyses[0]?.overallScore ?? 0;
   const last = site.analyses.at(-1)?.overallScore ?? 0;
-  if (site.analyses.length < 2) {
+  if (site.analyses.length === 1) {
     return (
       <figure className="flex flex-col justify-center gap-1 rounded-md border border-dashed border-border p-3 text-sm" style={{ width, minHeight: height }}>
-        <p>{site.analyses.length === 1 ? `One analysis so far, scored ${first}.` : "No analysis yet."}</p>
+        <p>One analysis so far, scored {first}.</p>
         <figcaption className="text-xs text-muted-foreground">Analyse this site again to see its score trend.</figcaption>
       </figure>
     );

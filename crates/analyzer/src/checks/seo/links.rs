@@ -318,8 +318,8 @@ pub(super) fn link_text(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
 /// Lighthouse `crawlable-anchors`, rule for rule: an anchor with a role, a `mailto:` href or an
 /// empty href with an id passes; a `file:` href fails; a named anchor passes; an anchor without
 /// href fails only when it or an element around it has an event listener (Lighthouse sees
-/// script listeners too, we see inline `on…` handlers) or it has attributes that need an href; `javascript:void(0)` fails; any other href
-/// fails only when it cannot be resolved.
+/// script listeners too, we see inline `on…` handlers) or it has attributes that need an href;
+/// `javascript:void(0)` fails; any other href fails only when it cannot be resolved.
 pub(super) fn crawlable_anchors(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let failing: Vec<String> = ctx
         .doc
