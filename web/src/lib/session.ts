@@ -5,9 +5,10 @@ import type { Account } from "./domain";
 import { csrfHeaders, setCsrfToken } from "./api-client";
 
 /**
- * The signed-in state the header, trial button and account pages read: `GET /api/account`
- * (our own accounts service, docs/PRODUCT.md §10.1). A 401 means signed out; while the answer is
- * pending the visitor counts as signed out (docs/PRODUCT.md §4.1).
+ * The signed-in state the header, trial button and account pages read: `GET /api/session`
+ * (our own accounts service, docs/PRODUCT.md §10.1), the account or `null` when signed out (never
+ * a 401, which every signed-out page would log as a console error); while the answer is pending
+ * the visitor counts as signed out (docs/PRODUCT.md §4.1).
  */
 export type Session = {
   signedIn: boolean;
@@ -18,10 +19,9 @@ export type Session = {
 
 
 async function getAccount(): Promise<Account | null> {
-  const res = await fetch("/api/account", { credentials: "include" });
-  if (res.status === 401) return null;
+  const res = await fetch("/api/session", { credentials: "include" });
   if (!res.ok) throw new Error(`${res.status}: ${res.statusText}`);
-  return (await res.json()) as Account;
+  return (await res.json()) as Account | null;
 }
 
 export const accountQueryOptions = () =>

@@ -14,7 +14,9 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::AppResult;
-use crate::extract::{ApiJson, ClientIp, CurrentUser, SameOrigin, cleared_cookie, session_cookie};
+use crate::extract::{
+    ApiJson, ClientIp, CurrentUser, MaybeUser, SameOrigin, cleared_cookie, session_cookie,
+};
 use crate::services::accounts::{self, IssuedSession};
 use crate::state::AppState;
 
@@ -30,6 +32,7 @@ pub fn router() -> Router<AppState> {
         .route("/accounts/verify-email", post(verify_email))
         .route("/accounts/resend-verification", post(resend_verification))
         .route("/account", get(get_account))
+        .route("/session", get(get_session))
         .route("/account/password", post(change_password))
         .route("/account/email", post(change_email))
         .route("/account/delete", post(delete_account))
@@ -159,6 +162,18 @@ async fn get_account(
     Ok(Json(
         accounts::account_view(&state.db, &current.user, &current.session.csrf_token).await?,
     ))
+}
+
+/// The visitor's account, or `null` when signed out: what every page's header asks on load, so
+/// a signed-out visitor gets an answer rather than a 401 in the browser's console.
+async fn get_session(
+    State(state): State<AppState>,
+    MaybeUser(current): MaybeUser,
+) -> AppResult<Json<Option<Account>>> {
+    Ok(Json(match current {
+        Some(c) => Some(accounts::account_view(&state.db, &c.user, &c.session.csrf_token).await?),
+        None => None,
+    }))
 }
 
 async fn change_password(

@@ -226,6 +226,8 @@ async fn sign_up_verify_sign_in_start_the_trial_and_sign_out() {
         );
         assert!(ada.cookie.is_none(), "the cookie is cleared");
         assert_eq!(old.clone().get("/api/account").await.status, 401);
+        let ended = old.clone().get("/api/session").await;
+        assert_eq!((ended.status, ended.json.is_null()), (200, true));
 
         // One answer for a wrong password and for no account at all.
         let wrong = ada.sign_in("ada@example.com", "not the password").await;
@@ -683,6 +685,15 @@ async fn account_routes_answer_by_who_asks() {
 
             let account = b.get("/api/account").await;
             assert_eq!(account.status, expect(200), "{who:?} account");
+            // The header's question answers everyone, with the caller's own account or null.
+            let session = b.get("/api/session").await;
+            assert_eq!(session.status, 200, "{who:?} session");
+            if signed_in {
+                assert_eq!(session.json["id"], account.json["id"], "{who:?} session");
+                assert!(session.json["id"].is_i64(), "{who:?} session");
+            } else {
+                assert!(session.json.is_null(), "{who:?} session: {}", session.json);
+            }
             let dashboard = b.get("/api/dashboard").await;
             assert_eq!(dashboard.status, expect(200), "{who:?} dashboard");
             let seen = sites(&dashboard);
