@@ -26,7 +26,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { startServer } from "./servers.mjs";
+import { lighthouseChromeFlags, startServer } from "./servers.mjs";
 
 const repo = resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -51,13 +51,8 @@ const out = process.env.OUT ?? `/tmp/sitelens-corpus-${new Date().toISOString().
 mkdirSync(out, { recursive: true });
 const sitelens = process.env.SITELENS_BIN ?? join(repo, "target/release/sitelens");
 const lighthouseBin = process.env.LIGHTHOUSE_BIN ?? "lighthouse";
-// Lighthouse's Chromium gets the measuring browser's flags (one list, shared with the e2e suite)
-// when the repository has it, else the flags that keep Chromium from calling home.
-const flagFile = join(repo, "crates/analyzer/assets/chromium-flags.txt");
-const chromeFlags = (existsSync(flagFile)
-  ? readFileSync(flagFile, "utf8").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"))
-  : ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--disable-features=DnsOverHttps"]
-).concat(["--headless"]).join(" ");
+// Lighthouse's Chromium gets the measuring browser's flags (one list, shared with the e2e suite).
+const chromeFlags = lighthouseChromeFlags();
 
 // --- a static host ------------------------------------------------------------------------------
 

@@ -8,9 +8,9 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFixtureSite, startServer } from "./servers.mjs";
+import { lighthouseChromeFlags, startFixtureSite, startServer } from "./servers.mjs";
 
-const chromeFlags = "--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic";
+const chromeFlags = lighthouseChromeFlags();
 const runs = Number(process.env.RUNS ?? 3);
 
 async function resultIdFor(base, url) {

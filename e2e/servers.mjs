@@ -2,7 +2,7 @@
 // real `sitelens serve` (built binary, temporary SQLite database, the built web app). The server
 // binds port 0 and prints its address, so nothing races for a port.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,6 +11,22 @@ import { extname, join, normalize, resolve } from "node:path";
 const repo = resolve(import.meta.dirname, "..");
 const siteRoot = join(import.meta.dirname, "fixtures/site");
 const types = { ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".txt": "text/plain; charset=utf-8", ".xml": "application/xml" };
+
+/**
+ * The measuring browser's flags (one list: crates/analyzer/assets/chromium-flags.txt) as one
+ * `--chrome-flags` value for the Lighthouse CLI, headless, a value with spaces quoted: Lighthouse's
+ * Chromium then starts as ours does, without the start-up work (omnibox pages, background
+ * networking) that would otherwise run beside the measured load.
+ */
+export function lighthouseChromeFlags() {
+  return readFileSync(join(repo, "crates/analyzer/assets/chromium-flags.txt"), "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"))
+    .concat(["--headless"])
+    .map((f) => (f.includes(" ") ? f.replace(/=(.*)$/, '="$1"') : f))
+    .join(" ");
+}
 
 /** Serves e2e/fixtures/site on 127.0.0.1 with an ephemeral port: the website the tests analyse. */
 export async function startFixtureSite() {
