@@ -257,7 +257,9 @@ impl BrowserPool {
         *current = None;
         let n = LAUNCHES.fetch_add(1, Ordering::Relaxed);
         if n == 0 {
-            let swept = launch::sweep_stale_profiles(&std::env::temp_dir());
+            // Where profiles go now, and the temporary directory, where they went before.
+            let swept = launch::sweep_stale_profiles(&launch::profile_root())
+                + launch::sweep_stale_profiles(&std::env::temp_dir());
             if swept > 0 {
                 tracing::info!(swept, "removed profile folders left by earlier processes");
             }

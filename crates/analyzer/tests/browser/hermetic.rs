@@ -140,7 +140,7 @@ fn chromium_dies_with_a_killed_parent_and_its_profile_is_swept() {
         })
         .unwrap_or_else(|| panic!("the child printed no browser pid: {seen:?}"));
     assert!(browser > 0 && running(browser));
-    let profile: PathBuf = std::env::temp_dir().join(format!("sitelens-chromium-{parent_pid}-0"));
+    let profile: PathBuf = launch::profile_root().join(format!("sitelens-chromium-{parent_pid}-0"));
     assert!(profile.is_dir(), "{} missing", profile.display());
 
     let _ = parent.kill(); // SIGKILL: no destructor, no clean-up code of the child runs
@@ -155,7 +155,7 @@ fn chromium_dies_with_a_killed_parent_and_its_profile_is_swept() {
         || !processes_on(&profile),
     );
     // The next start-up removes the folder the killed process left.
-    launch::sweep_stale_profiles(&std::env::temp_dir());
+    launch::sweep_stale_profiles(&launch::profile_root());
     assert!(!profile.exists(), "{} was not swept", profile.display());
 }
 

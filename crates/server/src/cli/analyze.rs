@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use analyzer::browser::merge::analyze_with_browser;
-use analyzer::browser::{BlobStore, BrowserPool, LocalBlobStore};
+use analyzer::browser::{BlobStore, BrowserPool, BrowserSettings, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use clap::Args;
 use domain::report::{AnalysisReport, FindingType};
@@ -72,8 +72,13 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
     let analyzer_config = config.analyzer_config();
     // Chromium (SITELENS_CHROMIUM, default /usr/bin/chromium) unless --no-browser; every request
     // the browser makes goes through the same SSRF policy as the fetcher.
-    let browser = (!args.no_browser)
-        .then(|| BrowserPool::from_config(config.browser_settings(), &analyzer_config));
+    // One run, one browser: no spare tab is prepared after the measurement (it would only
+    // compete with the report's last steps and then be killed).
+    let settings = BrowserSettings {
+        spare_tabs: 0,
+        ..config.browser_settings()
+    };
+    let browser = (!args.no_browser).then(|| BrowserPool::from_config(settings, &analyzer_config));
     let analyzer = match Analyzer::new(analyzer_config) {
         // The language-model advisor when SITELENS_LLM_URL is set, the rule-based one otherwise.
         Ok(a) => a.with_advisor(analyzer::llm::LlmAdvisor::or_rules(config.llm_config())),
