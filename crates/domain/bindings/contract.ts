@@ -2166,7 +2166,12 @@ interval: string | null,
 /**
  * The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
  */
-failureMessage: string, };
+failureMessage: string, 
+/**
+ * The paid analysis an upgrade's payment started; its pages follow it (a reload never
+ * starts another).
+ */
+analysisId: string | null, };
 
 export type SubscriptionStatus = "active" | "paused" | "cancel_at_period_end" | "canceled" | "past_due";
 

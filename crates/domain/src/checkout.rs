@@ -181,6 +181,9 @@ pub struct CheckoutView {
     pub interval: Option<String>,
     /// The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
     pub failure_message: String,
+    /// The paid analysis an upgrade's payment started; its pages follow it (a reload never
+    /// starts another).
+    pub analysis_id: Option<String>,
 }
 
 /// What a checkout address buys, priced by the server.

@@ -15,13 +15,15 @@ use sea_orm::{
 };
 
 use crate::clock::now;
-use crate::credits::{CreditPool, ledger};
+use crate::credits::{CreditPool, Grant, Payer, Purchase, Spend, grant_in, ledger, spend_in};
 use crate::entity::users::Column as U;
 use crate::entity::{
     checkout_sessions, credit_purchases, refunds, subscriptions, users, webhook_events,
 };
+use crate::jobs::{NewAnalysis, enqueue_in};
 use crate::{StoreError, StoreResult, begin_write};
 use domain::credits::Credits;
+use uuid::Uuid;
 
 /// A checkout's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +103,7 @@ pub async fn create_checkout(
         payment_id: Set(None),
         created_at: Set(now()),
         completed_at: Set(None),
+        analysis_id: Set(None),
     };
     Ok(model.insert(db).await?)
 }
@@ -159,6 +162,90 @@ pub async fn close_checkout(
         .exec(db)
         .await?;
     Ok(updated.rows_affected == 1)
+}
+
+/// An upgrade checkout's payment: the professional report it buys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaidUpgrade {
+    /// Our checkout id.
+    pub checkout_id: String,
+    /// The payment, granted as a purchase (its credits cover the report).
+    pub purchase: Purchase,
+    /// What the report costs.
+    pub cost: Credits,
+    /// The analysis to queue, owned by the buyer.
+    pub analysis: NewAnalysis,
+}
+
+/// The outcome of [`complete_upgrade`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpgradeOutcome {
+    /// The payment was granted, the report's credits spent and its analysis queued.
+    Started {
+        /// The analysis.
+        analysis_id: Uuid,
+    },
+    /// The payment was granted but its credits did not cover the report (nothing queued; the
+    /// credits stay with the buyer).
+    GrantedOnly,
+    /// The checkout was not open (closed before by this payment's other delivery, or
+    /// declined); nothing changed.
+    AlreadyClosed,
+}
+
+/// Completes an upgrade checkout once: closes it as paid (guarded from `open`), grants its
+/// payment, spends the report's cost for the buyer and queues the analysis, naming it on the
+/// checkout, in one transaction. However often and however concurrently the payment is
+/// confirmed, one analysis is paid for and started; a failure leaves nothing written.
+pub async fn complete_upgrade(
+    db: &DatabaseConnection,
+    upgrade: &PaidUpgrade,
+) -> StoreResult<UpgradeOutcome> {
+    let txn = begin_write(db).await?;
+    // The guarded update is the point where concurrent confirmations are ordered: a second
+    // one waits on the row (PostgreSQL) or the database (SQLite) and then finds it closed.
+    let closed = checkout_sessions::Entity::update_many()
+        .col_expr(
+            checkout_sessions::Column::Status,
+            Expr::value(CheckoutStatus::Paid.as_str()),
+        )
+        .col_expr(
+            checkout_sessions::Column::PaymentId,
+            Expr::value(upgrade.purchase.payment_id.clone()),
+        )
+        .col_expr(checkout_sessions::Column::CompletedAt, Expr::value(now()))
+        .filter(checkout_sessions::Column::Id.eq(&upgrade.checkout_id))
+        .filter(checkout_sessions::Column::Status.eq(CheckoutStatus::Open.as_str()))
+        .exec(&txn)
+        .await?;
+    if closed.rows_affected != 1 {
+        txn.rollback().await?;
+        return Ok(UpgradeOutcome::AlreadyClosed);
+    }
+    if grant_in(&txn, &upgrade.purchase).await? == Grant::AlreadyGranted {
+        // The payment was granted under another checkout: this one is closed, nothing more.
+        txn.commit().await?;
+        return Ok(UpgradeOutcome::AlreadyClosed);
+    }
+    let id = Uuid::new_v4();
+    let payer = Payer::own(upgrade.purchase.user_id);
+    let Spend::Spent(charge) = spend_in(&txn, payer, upgrade.cost, Some(&id.to_string())).await?
+    else {
+        txn.commit().await?;
+        return Ok(UpgradeOutcome::GrantedOnly);
+    };
+    let analysis = NewAnalysis {
+        requester_user_id: Some(payer.user_id),
+        ..upgrade.analysis.clone()
+    };
+    enqueue_in(&txn, &analysis, id, Some(&charge)).await?;
+    checkout_sessions::Entity::update_many()
+        .col_expr(checkout_sessions::Column::AnalysisId, Expr::value(id))
+        .filter(checkout_sessions::Column::Id.eq(&upgrade.checkout_id))
+        .exec(&txn)
+        .await?;
+    txn.commit().await?;
+    Ok(UpgradeOutcome::Started { analysis_id: id })
 }
 
 /// Whether a webhook event was handled before.

@@ -297,6 +297,21 @@ pub async fn refund_credits(
 /// is of whole credits (`credit_purchases.credits_added` keeps whole credits, the receipt of
 /// what was bought); a fraction is refused.
 pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> StoreResult<Grant> {
+    let txn = begin_write(db).await?;
+    let grant = grant_in(&txn, purchase).await?;
+    match grant {
+        Grant::Granted => txn.commit().await?,
+        Grant::AlreadyGranted => txn.rollback().await?,
+    }
+    Ok(grant)
+}
+
+/// [`grant_purchase`] inside the caller's write transaction; on [`Grant::AlreadyGranted`]
+/// nothing was changed.
+pub(crate) async fn grant_in<C: ConnectionTrait>(
+    txn: &C,
+    purchase: &Purchase,
+) -> StoreResult<Grant> {
     let at = now();
     if !purchase.credits.halves().is_multiple_of(2) {
         return Err(StoreError::Conflict(
@@ -306,7 +321,6 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
     let bought = i32::try_from(purchase.credits.halves() / 2)
         .map_err(|_| StoreError::Conflict("credit amount too large".into()))?;
     let n = halves(purchase.credits);
-    let txn = begin_write(db).await?;
     let inserted = credit_purchases::Entity::insert(credit_purchases::ActiveModel {
         user_id: Set(Some(purchase.user_id)),
         stripe_payment_intent_id: Set(purchase.payment_id.clone()),
@@ -321,18 +335,16 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
             .do_nothing()
             .to_owned(),
     )
-    .exec_without_returning(&txn)
+    .exec_without_returning(txn)
     .await?;
     if inserted == 0 {
-        txn.rollback().await?;
         return Ok(Grant::AlreadyGranted);
     }
-    if !add_to(&txn, purchase.user_id, U::ReportCredits, n, at).await? {
-        txn.rollback().await?;
+    if !add_to(txn, purchase.user_id, U::ReportCredits, n, at).await? {
         return Err(StoreError::NotFound);
     }
     ledger(
-        &txn,
+        txn,
         purchase.user_id,
         n,
         CreditPool::Paid,
@@ -341,7 +353,6 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
         at,
     )
     .await?;
-    txn.commit().await?;
     Ok(Grant::Granted)
 }
 

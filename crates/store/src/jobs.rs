@@ -317,7 +317,7 @@ pub async fn enqueue_paid_analysis(
     }
 }
 
-async fn enqueue_in<T: ConnectionTrait>(
+pub(crate) async fn enqueue_in<T: ConnectionTrait>(
     txn: &T,
     analysis: &NewAnalysis,
     id: Uuid,

@@ -63,7 +63,15 @@ async fn pay_test_checkout(
     Path(id): Path<String>,
 ) -> AppResult<Json<CheckoutView>> {
     Ok(Json(
-        billing::test_payment(&state.db, &state.payments, &current.user, &id, true).await?,
+        billing::test_payment(
+            &state.db,
+            &state.hub,
+            &state.payments,
+            &current.user,
+            &id,
+            true,
+        )
+        .await?,
     ))
 }
 
@@ -73,7 +81,15 @@ async fn decline_test_checkout(
     Path(id): Path<String>,
 ) -> AppResult<Json<CheckoutView>> {
     Ok(Json(
-        billing::test_payment(&state.db, &state.payments, &current.user, &id, false).await?,
+        billing::test_payment(
+            &state.db,
+            &state.hub,
+            &state.payments,
+            &current.user,
+            &id,
+            false,
+        )
+        .await?,
     ))
 }
 
@@ -89,7 +105,14 @@ async fn refund_test_payment(
     current: CurrentUser,
     ApiJson(body): ApiJson<RefundBody>,
 ) -> AppResult<Json<BillingOverview>> {
-    billing::test_refund(&state.db, &state.payments, &current.user, &body.payment_id).await?;
+    billing::test_refund(
+        &state.db,
+        &state.hub,
+        &state.payments,
+        &current.user,
+        &body.payment_id,
+    )
+    .await?;
     Ok(Json(
         billing::overview(&state.db, &state.payments, &current.user).await?,
     ))
@@ -99,7 +122,7 @@ async fn renew_test_subscription(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> AppResult<Json<BillingOverview>> {
-    billing::test_renewal(&state.db, &state.payments, &current.user).await?;
+    billing::test_renewal(&state.db, &state.hub, &state.payments, &current.user).await?;
     Ok(Json(
         billing::overview(&state.db, &state.payments, &current.user).await?,
     ))

@@ -20,16 +20,23 @@ use domain::checkout::{
     self as rules, BillingInterval, BillingOverview, CheckoutKind, CheckoutQuery, CheckoutView,
     PaymentMode, PlanAction, PurchaseView, StartedCheckout, SubscriptionStatus, SubscriptionView,
 };
+use domain::commerce::report_cost;
 use domain::credits::Credits;
 use domain::report::ReportType;
-use store::billing::{CheckoutStatus, NewCheckout, Refund, RefundOutcome, SubscriptionState};
+use domain::site_url::SiteUrl;
+use store::billing::{
+    CheckoutStatus, NewCheckout, PaidUpgrade, Refund, RefundOutcome, SubscriptionState,
+    UpgradeOutcome,
+};
 use store::credits::{Grant, Purchase};
 use store::entity::{checkout_sessions, users};
+use store::jobs::NewAnalysis;
 use store::{DatabaseConnection, StoreError};
 
 pub use provider::PaymentProvider;
 
 use crate::services::accounts::{AccountError, team_context};
+use crate::services::hub::Hub;
 
 /// Why a billing request failed.
 #[derive(Debug, thiserror::Error)]
@@ -185,6 +192,7 @@ pub async fn checkout_view(
         report_type: row.report_type.as_deref().and_then(ReportType::parse),
         url: row.url,
         interval: row.billing_interval,
+        analysis_id: row.analysis_id.map(|id| id.to_string()),
     })
 }
 
@@ -304,6 +312,7 @@ pub enum Applied {
 /// payment, checkout, refund or event time), so concurrent deliveries of one event grant once.
 pub async fn apply_event(
     db: &DatabaseConnection,
+    hub: &Hub,
     event_id: &str,
     event: &BillingEvent,
 ) -> Result<Applied, BillingError> {
@@ -320,6 +329,7 @@ pub async fn apply_event(
         } => {
             checkout_completed(
                 db,
+                hub,
                 checkout_id,
                 payment_id,
                 *amount_cents,
@@ -387,6 +397,7 @@ pub async fn apply_event(
 
 async fn checkout_completed(
     db: &DatabaseConnection,
+    hub: &Hub,
     checkout_id: &str,
     payment_id: &str,
     amount_cents: i64,
@@ -406,20 +417,12 @@ async fn checkout_completed(
         );
         return Ok(Applied::Skipped);
     }
-    let granted = if kind_of(&row) == CheckoutKind::Plan {
+    let granted = if kind_of(&row) == CheckoutKind::Upgrade {
+        return start_upgrade(db, hub, &row, payment_id).await;
+    } else if kind_of(&row) == CheckoutKind::Plan {
         start_subscription(db, &row, payment_id, customer, subscription).await?
     } else {
-        let grant = store::credits::grant_purchase(
-            db,
-            &Purchase {
-                user_id: row.user_id,
-                payment_id: payment_id.to_owned(),
-                credits: Credits::whole(u32::try_from(row.credits.unwrap_or(0)).unwrap_or(0)),
-                amount_paid_cents: row.amount_cents,
-                package_type: row.package_id.clone(),
-            },
-        )
-        .await?;
+        let grant = store::credits::grant_purchase(db, &purchase_of(&row, payment_id)).await?;
         grant == Grant::Granted
     };
     let closed =
@@ -430,6 +433,67 @@ async fn checkout_completed(
     } else {
         Applied::Duplicate
     })
+}
+
+/// An upgrade's payment: its credit granted and spent on the professional report of its site,
+/// and that analysis queued, once per checkout ([`store::billing::complete_upgrade`]); the
+/// buyer's pages follow the analysis the checkout names, so a reload never pays twice.
+async fn start_upgrade(
+    db: &DatabaseConnection,
+    hub: &Hub,
+    row: &checkout_sessions::Model,
+    payment_id: &str,
+) -> Result<Applied, BillingError> {
+    let report_type = row.report_type.as_deref().and_then(ReportType::parse);
+    let site = row.url.as_deref().map(SiteUrl::parse);
+    let (Some(report_type), Some(Ok(site))) = (report_type, site) else {
+        // Written by `start_checkout` from `domain`'s upgrade item, so never missing; granted
+        // as credits all the same, so the buyer keeps what they paid for.
+        tracing::error!(checkout_id = %row.id, "upgrade checkout without a report: credits granted");
+        let grant = store::credits::grant_purchase(db, &purchase_of(row, payment_id)).await?;
+        store::billing::close_checkout(db, &row.id, CheckoutStatus::Paid, Some(payment_id)).await?;
+        return Ok(if grant == Grant::Granted {
+            Applied::Done
+        } else {
+            Applied::Duplicate
+        });
+    };
+    let outcome = store::billing::complete_upgrade(
+        db,
+        &PaidUpgrade {
+            checkout_id: row.id.clone(),
+            purchase: purchase_of(row, payment_id),
+            cost: report_cost(report_type),
+            analysis: NewAnalysis {
+                url: site.to_string(),
+                canonical_url: site.to_string(),
+                report_type,
+                requested_pages: report_type.pages(),
+                requester_user_id: Some(row.user_id),
+                requester_ip: None,
+            },
+        },
+    )
+    .await?;
+    Ok(match outcome {
+        UpgradeOutcome::Started { .. } => {
+            hub.job_queued().await;
+            Applied::Done
+        }
+        UpgradeOutcome::GrantedOnly => Applied::Done,
+        UpgradeOutcome::AlreadyClosed => Applied::Duplicate,
+    })
+}
+
+/// The credits a pack, custom amount or upgrade checkout's payment grants.
+fn purchase_of(row: &checkout_sessions::Model, payment_id: &str) -> Purchase {
+    Purchase {
+        user_id: row.user_id,
+        payment_id: payment_id.to_owned(),
+        credits: Credits::whole(u32::try_from(row.credits.unwrap_or(0)).unwrap_or(0)),
+        amount_paid_cents: row.amount_cents,
+        package_type: row.package_id.clone(),
+    }
 }
 
 /// The end of a period of `interval` starting at `start`.
@@ -658,6 +722,7 @@ async fn refunded(
 /// Stripe's webhook would. Only in test-payment mode; only the buyer's own checkout.
 pub async fn test_payment(
     db: &DatabaseConnection,
+    hub: &Hub,
     provider: &PaymentProvider,
     user: &users::Model,
     checkout_id: &str,
@@ -691,7 +756,7 @@ pub async fn test_payment(
         }
     };
     let event_id = format!("evt_test_{}_{short}", if pay { "paid" } else { "declined" });
-    apply_event(db, &event_id, &event).await?;
+    apply_event(db, hub, &event_id, &event).await?;
     checkout_view(db, user, checkout_id).await
 }
 
@@ -707,6 +772,7 @@ fn require_test_mode(provider: &PaymentProvider) -> Result<(), BillingError> {
 /// purchases through [`apply_event`], as Stripe's `charge.refunded` would.
 pub async fn test_refund(
     db: &DatabaseConnection,
+    hub: &Hub,
     provider: &PaymentProvider,
     user: &users::Model,
     payment_id: &str,
@@ -723,7 +789,7 @@ pub async fn test_refund(
         amount_refunded: purchase.amount_paid_cents,
         amount: purchase.amount_paid_cents,
     };
-    apply_event(db, &format!("evt_test_refund_{payment_id}"), &event).await?;
+    apply_event(db, hub, &format!("evt_test_refund_{payment_id}"), &event).await?;
     Ok(())
 }
 
@@ -731,6 +797,7 @@ pub async fn test_refund(
 /// paid, through [`apply_event`], as Stripe's `invoice.paid` would.
 pub async fn test_renewal(
     db: &DatabaseConnection,
+    hub: &Hub,
     provider: &PaymentProvider,
     user: &users::Model,
 ) -> Result<(), BillingError> {
@@ -748,7 +815,7 @@ pub async fn test_renewal(
         period_start: start,
         period_end: period_end(start, interval),
     };
-    apply_event(db, &format!("evt_{invoice}"), &event).await?;
+    apply_event(db, hub, &format!("evt_{invoice}"), &event).await?;
     Ok(())
 }
 

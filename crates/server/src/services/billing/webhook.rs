@@ -16,6 +16,7 @@ use store::DatabaseConnection;
 use store::billing::CheckoutStatus;
 
 use super::{Applied, BillingError, BillingEvent, apply_event};
+use crate::services::hub::Hub;
 
 /// How far a signature's timestamp may be from now, seconds (Stripe's libraries' default).
 pub const TOLERANCE_SECS: i64 = 300;
@@ -96,6 +97,7 @@ fn hex_decode(s: &str) -> Result<Vec<u8>, ()> {
 /// client error; a verified event of a kind we do not act on is acknowledged.
 pub async fn handle(
     db: &DatabaseConnection,
+    hub: &Hub,
     secret: &str,
     payload: &[u8],
     signature: Option<&str>,
@@ -112,7 +114,7 @@ pub async fn handle(
         return Err(BillingError::Invalid("the event has no id".to_owned()));
     };
     let parsed = parse_event(&event);
-    apply_event(db, id, &parsed).await
+    apply_event(db, hub, id, &parsed).await
 }
 
 fn text(v: &Value) -> Option<String> {

@@ -843,3 +843,145 @@ async fn stripe_through_a_local_emulator() {
     })
     .await;
 }
+
+/// Paid analyses in the database.
+async fn jobs(db: &store::DatabaseConnection) -> Vec<store::jobs::Job> {
+    store::jobs::recent_jobs(db, None, 1000)
+        .await
+        .expect("jobs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_upgrade_payment_starts_its_professional_report_once() {
+    each_engine(|db: TestDb| async move {
+        // Test-payment mode: the pay button confirms the payment, and the server starts the
+        // professional report in the same transaction as the grant and the spend.
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let mut buyer = Browser::new(&app.web);
+        let user_id = buyer.sign_up("upgrade@example.com", "upgrade").await.json["account"]["id"]
+            .as_i64()
+            .expect("id");
+        let started = checkout(
+            &mut buyer,
+            json!({"package": "starter", "amount": "5", "url": "upgrade.example"}),
+        )
+        .await;
+        assert_eq!(started.status, 200, "{}", started.json);
+        assert_eq!(started.json["item"]["kind"], "upgrade");
+        let id = checkout_id(&started);
+        let open = buyer.get(&format!("/api/checkout/{id}")).await;
+        assert!(open.json["analysisId"].is_null(), "{}", open.json);
+        let paid = buyer
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(paid.status, 200, "{}", paid.json);
+        let analysis = paid.json["analysisId"]
+            .as_str()
+            .expect("the payment started the report")
+            .to_owned();
+        let queued = jobs(&store_db).await;
+        assert_eq!(queued.len(), 1);
+        let job = &queued[0];
+        assert_eq!(job.id.to_string(), analysis);
+        assert_eq!(
+            (job.report_type, job.url.as_str(), job.requester_user_id),
+            (
+                domain::report::ReportType::Standard,
+                "https://upgrade.example/",
+                Some(user_id)
+            )
+        );
+        let charge = job.charge.expect("the report was paid");
+        assert_eq!((charge.paid, charge.paid_by), (Credits::whole(1), user_id));
+        assert_eq!(
+            credits(&mut buyer).await,
+            0,
+            "the bought credit paid the report"
+        );
+        // The page reloaded after the payment reads the same analysis; paying again is refused;
+        // nothing more is started or spent.
+        let reloaded = buyer.get(&format!("/api/checkout/{id}")).await;
+        assert_eq!(reloaded.json["analysisId"], analysis.as_str());
+        let again = buyer
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(again.status, 409, "{}", again.json);
+        assert_eq!(jobs(&store_db).await.len(), 1);
+        let ledger: Vec<(String, (bool, Credits))> =
+            store::credits::credit_history(&store_db, user_id, 10)
+                .await
+                .expect("ledger")
+                .iter()
+                .map(|l| (l.reason.clone(), store::credits::ledger_delta(l)))
+                .collect();
+        assert_eq!(
+            ledger,
+            vec![
+                ("spend".to_owned(), (false, Credits::whole(1))),
+                ("purchase".to_owned(), (true, Credits::whole(1)))
+            ]
+        );
+        app.running.shutdown().await;
+
+        // Stripe: the payment confirmed by ten deliveries at once, under different event ids
+        // (Stripe's completion and its async-payment success name one payment), starts one
+        // report and spends one credit.
+        let app = spawn_app(stripe_config(&db, "http://127.0.0.1:9"), WEB_ONLY).await;
+        let chk = format!("chk_{}", uuid::Uuid::new_v4().simple());
+        store::billing::create_checkout(
+            &store_db,
+            &store::billing::NewCheckout {
+                id: chk.clone(),
+                user_id,
+                kind: "upgrade".to_owned(),
+                package_id: "starter".to_owned(),
+                credits: Some(1),
+                amount_cents: 500,
+                interval: None,
+                extra_seats: 0,
+                report_type: Some("standard".to_owned()),
+                url: Some("https://stripe-upgrade.example/".to_owned()),
+                mode: "stripe".to_owned(),
+            },
+        )
+        .await
+        .expect("checkout");
+        let web = Arc::new(Web::at(app.base.clone()));
+        let deliveries: Vec<_> = (0..10)
+            .map(|n| {
+                let web = web.clone();
+                let event = session_completed(&format!("evt_up_{n}"), &chk, "pi_up", 500);
+                tokio::spawn(
+                    async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status },
+                )
+            })
+            .collect();
+        for d in deliveries {
+            assert_eq!(d.await.expect("delivery task"), 200);
+        }
+        let started: Vec<_> = jobs(&store_db)
+            .await
+            .into_iter()
+            .filter(|j| j.url == "https://stripe-upgrade.example/")
+            .collect();
+        assert_eq!(started.len(), 1, "one report for one payment");
+        let row = store::billing::get_checkout(&store_db, &chk)
+            .await
+            .expect("read")
+            .expect("checkout");
+        assert_eq!(
+            (row.status.as_str(), row.analysis_id),
+            ("paid", Some(started[0].id))
+        );
+        let balance = store::credits::credit_balance(&store_db, user_id, chrono::Utc::now())
+            .await
+            .expect("balance");
+        assert_eq!(balance.total(), Credits::ZERO);
+        let purchases = store::billing::purchases(&store_db, user_id, 10)
+            .await
+            .expect("purchases");
+        assert_eq!(purchases.len(), 2, "one purchase per payment");
+    })
+    .await;
+}
