@@ -1906,6 +1906,11 @@ trialExpiresAt: string | null,
  */
 plan: string, 
 /**
+ * Whether the plan covers paid reports whatever the credits (Enterprise's unlimited
+ * credits while the plan is paid for: `checkout::plan_covers_reports`).
+ */
+unlimitedReports: boolean, 
+/**
  * Seats of the plan, the owner included; `None` is unlimited.
  */
 seats: number | null, 

@@ -532,6 +532,31 @@ pub fn monthly_credits(plan: &str) -> Option<Option<u32>> {
     find_plan(plan).map(|p| p.credits)
 }
 
+/// How long after the end of its paid period a subscription still covers its holder's reports
+/// while the renewal's payment is confirmed, seconds (Stripe finalises a renewal invoice about
+/// an hour after the period ends and retries a failed charge for days; a failed renewal turns
+/// the subscription `past_due`, which ends the cover at once).
+pub const RENEWAL_GRACE_SECS: i64 = 2 * 86_400;
+
+/// Whether a subscription covers its holder's paid reports instead of their credits: a plan
+/// whose monthly credits are unlimited (Enterprise), while it is paid for (active, or
+/// cancelled at period end but not yet ended) and its period, with [`RENEWAL_GRACE_SECS`], has
+/// not run out at `now_secs` (unix seconds). A paused, past-due or ended plan covers nothing;
+/// nor does a plan with a monthly allowance, whose credits are granted into the balance.
+pub fn plan_covers_reports(
+    plan_id: &str,
+    status: SubscriptionStatus,
+    period_end_secs: i64,
+    now_secs: i64,
+) -> bool {
+    monthly_credits(plan_id) == Some(None)
+        && matches!(
+            status,
+            SubscriptionStatus::Active | SubscriptionStatus::CancelAtPeriodEnd
+        )
+        && now_secs < period_end_secs.saturating_add(RENEWAL_GRACE_SECS)
+}
+
 /// A subscription's state as the dashboard shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -727,6 +752,52 @@ mod tests {
         ]))
         .expect_err("cheap upgrade");
         assert!(err.0.contains("$5"), "{err}");
+    }
+
+    #[test]
+    fn only_a_paid_unlimited_plan_covers_reports() {
+        use SubscriptionStatus as S;
+        let (end, before) = (1_000_000, 999_999);
+        assert!(plan_covers_reports(
+            "enterprise-plan",
+            S::Active,
+            end,
+            before
+        ));
+        assert!(plan_covers_reports(
+            "enterprise",
+            S::CancelAtPeriodEnd,
+            end,
+            before
+        ));
+        // A renewal confirmed late still covers; a period long over does not.
+        assert!(plan_covers_reports(
+            "enterprise-plan",
+            S::Active,
+            end,
+            end + RENEWAL_GRACE_SECS - 1
+        ));
+        assert!(!plan_covers_reports(
+            "enterprise-plan",
+            S::Active,
+            end,
+            end + RENEWAL_GRACE_SECS
+        ));
+        for status in [S::Paused, S::PastDue, S::Canceled] {
+            assert!(
+                !plan_covers_reports("enterprise-plan", status, end, before),
+                "{status:?}"
+            );
+        }
+        // Plans with a monthly allowance spend their granted credits; unknown plans nothing.
+        assert!(!plan_covers_reports("agency-plan", S::Active, end, before));
+        assert!(!plan_covers_reports(
+            "business-plan",
+            S::Active,
+            end,
+            before
+        ));
+        assert!(!plan_covers_reports("gold-plan", S::Active, end, before));
     }
 
     #[test]

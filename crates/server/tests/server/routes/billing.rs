@@ -985,3 +985,106 @@ async fn an_upgrade_payment_starts_its_professional_report_once() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_enterprise_plan_covers_paid_reports_while_it_is_paid() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let mut owner = Browser::new(&app.web);
+        let owner_id = owner
+            .sign_up("enterprise@example.com", "enterprise")
+            .await
+            .json["account"]["id"]
+            .as_i64()
+            .expect("id");
+        let premium = json!({"url": "https://enterprise.example/", "reportType": "premium"});
+        // Without a plan or credits a paid report is refused.
+        assert_eq!(
+            owner.post("/api/analyze", premium.clone()).await.status,
+            402
+        );
+        assert_eq!(
+            owner.get("/api/account").await.json["unlimitedReports"],
+            false
+        );
+
+        let started = checkout(&mut owner, json!({"package": "enterprise-plan"})).await;
+        assert_eq!(started.status, 200, "{}", started.json);
+        let id = checkout_id(&started);
+        let paid = owner
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+        let account = owner.get("/api/account").await.json;
+        assert_eq!(account["unlimitedReports"], true, "{account}");
+        assert_eq!(
+            credits(&mut owner).await,
+            0,
+            "unlimited is not a number of credits"
+        );
+
+        // Three premium reports (2 credits each) on no credits: the plan covers them, each
+        // spend a ledger row of its own, no balance touched.
+        for _ in 0..3 {
+            let queued = owner.post("/api/analyze", premium.clone()).await;
+            assert_eq!(queued.status, 200, "{}", queued.json);
+            let job = store::jobs::get_job(
+                &store_db,
+                queued.json["analysisId"]
+                    .as_str()
+                    .expect("analysis id")
+                    .parse()
+                    .expect("uuid"),
+            )
+            .await
+            .expect("job");
+            let charge = job.charge.expect("a paid report");
+            assert_eq!(
+                (charge.trial, charge.paid, charge.plan, charge.paid_by),
+                (Credits::ZERO, Credits::ZERO, Credits::whole(2), owner_id)
+            );
+        }
+        assert_eq!(credits(&mut owner).await, 0);
+        let spends: Vec<(String, String, (bool, Credits))> =
+            store::credits::credit_history(&store_db, owner_id, 10)
+                .await
+                .expect("ledger")
+                .iter()
+                .filter(|l| l.reason == "spend")
+                .map(|l| {
+                    (
+                        l.pool.clone(),
+                        l.reason.clone(),
+                        store::credits::ledger_delta(l),
+                    )
+                })
+                .collect();
+        assert_eq!(
+            spends,
+            vec![
+                (
+                    "plan".to_owned(),
+                    "spend".to_owned(),
+                    (false, Credits::whole(2))
+                );
+                3
+            ]
+        );
+
+        // Paused, the plan covers nothing: the report needs credits again.
+        let paused = owner
+            .post("/api/billing/subscription", json!({"action": "pause"}))
+            .await;
+        assert_eq!(paused.status, 200, "{}", paused.json);
+        assert_eq!(
+            owner.post("/api/analyze", premium.clone()).await.status,
+            402
+        );
+        assert_eq!(
+            owner.get("/api/account").await.json["unlimitedReports"],
+            false
+        );
+    })
+    .await;
+}
