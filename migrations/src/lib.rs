@@ -25,6 +25,7 @@ mod m20261125_000014_half_credits;
 mod m20261125_000015_unique_usernames;
 mod m20261128_000016_upgrade_analysis;
 mod m20261128_000017_plan_charge;
+mod m20261128_000018_refunds_by_payment;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -51,6 +52,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000015_unique_usernames::Migration),
             Box::new(m20261128_000016_upgrade_analysis::Migration),
             Box::new(m20261128_000017_plan_charge::Migration),
+            Box::new(m20261128_000018_refunds_by_payment::Migration),
         ]
     }
 }

@@ -532,6 +532,33 @@ pub fn monthly_credits(plan: &str) -> Option<Option<u32>> {
     find_plan(plan).map(|p| p.credits)
 }
 
+/// Whole credits a refund takes back from a payment that granted `granted` credits for
+/// `amount_cents`, when the payment's refunded total goes from `refunded_before_cents` to
+/// `refunded_total_cents` (Stripe's `amount_refunded` is the charge's running total, so a
+/// second partial refund counts only what it adds). Each total's share of the credits is
+/// rounded up, so a refunded credit is never left to spend, and all the refunds of a payment
+/// together never take back more than it granted. A total that adds nothing takes nothing.
+pub fn refund_credits(
+    granted: u32,
+    amount_cents: i64,
+    refunded_before_cents: i64,
+    refunded_total_cents: i64,
+) -> u32 {
+    let share = |refunded: i64| -> u32 {
+        if refunded <= 0 {
+            0
+        } else if amount_cents <= 0 || refunded >= amount_cents {
+            granted
+        } else {
+            // Both positive here: the share, rounded up.
+            let (amount, refunded) = (i128::from(amount_cents), i128::from(refunded));
+            let n = (i128::from(granted) * refunded + amount - 1) / amount;
+            u32::try_from(n).unwrap_or(granted)
+        }
+    };
+    share(refunded_total_cents).saturating_sub(share(refunded_before_cents))
+}
+
 /// How long after the end of its paid period a subscription still covers its holder's reports
 /// while the renewal's payment is confirmed, seconds (Stripe finalises a renewal invoice about
 /// an hour after the period ends and retries a failed charge for days; a failed renewal turns
@@ -752,6 +779,31 @@ mod tests {
         ]))
         .expect_err("cheap upgrade");
         assert!(err.0.contains("$5"), "{err}");
+    }
+
+    #[test]
+    fn refunds_take_back_what_each_adds_to_the_refunded_total() {
+        // A whole refund of a 20-credit, $70 pack.
+        assert_eq!(refund_credits(20, 7000, 0, 7000), 20);
+        // Two partial refunds of $35 each: Stripe reports totals of $35 then $70.
+        assert_eq!(refund_credits(20, 7000, 0, 3500), 10);
+        assert_eq!(refund_credits(20, 7000, 3500, 7000), 10);
+        // Rounded up at each total, so three refunds of a third take back 20 in all, never 21.
+        let thirds = [0, 2333, 4666, 7000];
+        let taken: u32 = thirds
+            .windows(2)
+            .map(|w| refund_credits(20, 7000, w[0], w[1]))
+            .sum();
+        assert_eq!(taken, 20);
+        assert_eq!(
+            refund_credits(20, 7000, 0, 1),
+            1,
+            "a cent refunded takes a credit"
+        );
+        // A redelivered or older total adds nothing; an unlimited plan's payment granted none.
+        assert_eq!(refund_credits(20, 7000, 7000, 7000), 0);
+        assert_eq!(refund_credits(20, 7000, 7000, 3500), 0);
+        assert_eq!(refund_credits(0, 49900, 0, 49900), 0);
     }
 
     #[test]

@@ -22,6 +22,7 @@ use crate::entity::{
 };
 use crate::jobs::{NewAnalysis, enqueue_in};
 use crate::{StoreError, StoreResult, begin_write};
+use domain::checkout::refund_credits;
 use domain::credits::Credits;
 use uuid::Uuid;
 
@@ -432,14 +433,14 @@ pub async fn extra_seats(db: &DatabaseConnection, user_id: i64) -> StoreResult<u
 /// A refund to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refund {
-    /// The processor's refund (or charge) id: a refund is applied once per id.
+    /// The processor's key for this refund (a charge and its refunded total): applied once.
     pub id: String,
     /// The refunded payment (`credit_purchases`' payment id).
     pub payment_id: String,
-    /// The amount refunded, cents.
-    pub amount_cents: i64,
-    /// Most credits to take back (what the payment granted, in proportion to the amount).
-    pub credits: Credits,
+    /// The payment's refunded total after this refund, cents (Stripe's `amount_refunded`).
+    pub refunded_total_cents: i64,
+    /// The payment's whole amount, cents.
+    pub payment_amount_cents: i64,
 }
 
 /// The outcome of [`apply_refund`].
@@ -452,31 +453,47 @@ pub enum RefundOutcome {
         /// Credits taken back: at most the refund's, never more than the balance held.
         removed: Credits,
     },
-    /// This refund was applied before; nothing changed.
+    /// This refund, or a larger refunded total of the same payment, was applied before;
+    /// nothing changed.
     AlreadyApplied,
     /// No purchase has that payment id; nothing changed.
     UnknownPayment,
 }
 
-/// Applies a refund once: records it and takes back the unspent part of its credits from the
-/// buyer's paid balance (never below zero; credits already spent stay spent), with a ledger
-/// row, in one transaction.
+/// Applies a refund once: records what it adds to the payment's refunded total and takes back
+/// the credits that part bought (`domain::checkout::refund_credits`) from the buyer's unspent
+/// paid balance (never below zero; credits already spent stay spent), with a ledger row, in
+/// one transaction. The purchase row is locked first, so two refunds of one payment are
+/// applied one after the other, each counting only what it adds.
 pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResult<RefundOutcome> {
     let at = now();
     let txn = begin_write(db).await?;
     let Some(purchase) = credit_purchases::Entity::find()
         .filter(credit_purchases::Column::StripePaymentIntentId.eq(&refund.payment_id))
+        .lock_exclusive()
         .one(&txn)
         .await?
     else {
         txn.rollback().await?;
         return Ok(RefundOutcome::UnknownPayment);
     };
+    let before: i64 = refunds::Entity::find()
+        .filter(refunds::Column::PaymentId.eq(&refund.payment_id))
+        .all(&txn)
+        .await?
+        .iter()
+        .map(|r| r.amount_cents)
+        .sum();
+    let added = refund.refunded_total_cents - before;
+    if added <= 0 {
+        txn.rollback().await?;
+        return Ok(RefundOutcome::AlreadyApplied);
+    }
     let inserted = refunds::Entity::insert(refunds::ActiveModel {
         id: Set(refund.id.clone()),
         user_id: Set(purchase.user_id),
         payment_id: Set(refund.payment_id.clone()),
-        amount_cents: Set(refund.amount_cents),
+        amount_cents: Set(added),
         credits_removed: Set(0),
         created_at: Set(at),
     })
@@ -491,6 +508,17 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
         txn.rollback().await?;
         return Ok(RefundOutcome::AlreadyApplied);
     }
+    let amount = if refund.payment_amount_cents > 0 {
+        refund.payment_amount_cents
+    } else {
+        purchase.amount_paid_cents
+    };
+    let credits = Credits::whole(refund_credits(
+        u32::try_from(purchase.credits_added).unwrap_or(0),
+        amount,
+        before,
+        refund.refunded_total_cents,
+    ));
     let mut removed = Credits::ZERO;
     if let Some(user_id) = purchase.user_id {
         // The row is locked (PostgreSQL `FOR UPDATE`; SQLite's write transaction holds the
@@ -501,7 +529,7 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
             .await?
             .map_or(0, |u| Ord::max(u.report_credits, 0));
         // Balances, ledger deltas and `credits_removed` count half credits (`Credits::halves`).
-        let take = Ord::min(balance, to_i32(refund.credits.halves())?);
+        let take = Ord::min(balance, to_i32(credits.halves())?);
         if take > 0 {
             let updated = users::Entity::update_many()
                 .col_expr(

@@ -264,13 +264,16 @@ pub enum BillingEvent {
         /// When the processor created the event.
         at: Option<DateTime<Utc>>,
     },
-    /// A payment was refunded: its unspent credits are taken back.
+    /// A payment was refunded: the unspent credits its refunded part bought are taken back.
     Refunded {
         /// The refund's key (one application per key).
         refund_id: String,
-        /// The refunded payment.
+        /// The refunded payment (Stripe's payment intent).
         payment_id: String,
-        /// Refunded, cents.
+        /// The invoice the payment paid, for a subscription's charge (its credits were
+        /// granted under the invoice).
+        invoice: Option<String>,
+        /// The payment's refunded total so far, cents (cumulative, as Stripe reports it).
         amount_refunded: i64,
         /// The payment's whole amount, cents.
         amount: i64,
@@ -386,9 +389,15 @@ pub async fn apply_event(
         BillingEvent::Refunded {
             refund_id,
             payment_id,
+            invoice,
             amount_refunded,
             amount,
-        } => refunded(db, refund_id, payment_id, *amount_refunded, *amount).await?,
+        } => {
+            let payments: Vec<&str> = std::iter::once(payment_id.as_str())
+                .chain(invoice.as_deref())
+                .collect();
+            refunded(db, refund_id, &payments, *amount_refunded, *amount).await?
+        }
         BillingEvent::Ignored => Applied::Skipped,
     };
     store::billing::record_event(db, event_id, event.kind()).await?;
@@ -685,29 +694,33 @@ async fn subscription_updated(
 async fn refunded(
     db: &DatabaseConnection,
     refund_id: &str,
-    payment_id: &str,
-    amount_refunded: i64,
+    payments: &[&str],
+    refunded_total: i64,
     amount: i64,
 ) -> Result<Applied, BillingError> {
-    let Some(purchase) = store::credits::find_purchase(db, payment_id).await? else {
-        tracing::warn!(%payment_id, "refund of an unknown payment: no credits taken back");
+    // A pack's credits were granted under its payment intent, a plan's under the invoice the
+    // charge paid: the first of them that was granted is the one refunded.
+    let mut purchase = None;
+    for id in payments {
+        if let Some(p) = store::credits::find_purchase(db, id).await? {
+            purchase = Some(p);
+            break;
+        }
+    }
+    let Some(purchase) = purchase else {
+        tracing::warn!(
+            ?payments,
+            "refund of an unknown payment: no credits taken back"
+        );
         return Ok(Applied::Skipped);
-    };
-    // A partial refund takes back the same share of the credits, rounded up: a refunded
-    // credit is never left to spend.
-    let granted = i64::from(purchase.credits_added.max(0));
-    let credits = if amount <= 0 || amount_refunded >= amount {
-        granted
-    } else {
-        (granted * amount_refunded.max(0) + amount - 1) / amount
     };
     let outcome = store::billing::apply_refund(
         db,
         &Refund {
             id: refund_id.to_owned(),
-            payment_id: payment_id.to_owned(),
-            amount_cents: amount_refunded,
-            credits: Credits::whole(u32::try_from(credits).unwrap_or(0)),
+            payment_id: purchase.stripe_payment_intent_id,
+            refunded_total_cents: refunded_total,
+            payment_amount_cents: amount,
         },
     )
     .await?;
@@ -786,6 +799,7 @@ pub async fn test_refund(
     let event = BillingEvent::Refunded {
         refund_id: format!("re_test_{payment_id}"),
         payment_id: payment_id.to_owned(),
+        invoice: None,
         amount_refunded: purchase.amount_paid_cents,
         amount: purchase.amount_paid_cents,
     };

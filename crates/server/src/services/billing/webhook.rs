@@ -236,17 +236,24 @@ pub fn parse_event(event: &Value) -> BillingEvent {
             None => BillingEvent::Ignored,
         },
         "charge.refunded" => {
-            let (Some(charge), Some(payment_id)) =
-                (text(&object["id"]), text(&object["payment_intent"]))
+            let Some(charge) = text(&object["id"]) else {
+                return BillingEvent::Ignored;
+            };
+            // A subscription's charge names its invoice (older API versions put it on the
+            // charge); a charge without a payment intent is known by its invoice alone.
+            let invoice = text(&object["invoice"]);
+            let Some(payment_id) = text(&object["payment_intent"]).or_else(|| invoice.clone())
             else {
                 return BillingEvent::Ignored;
             };
+            // Stripe's `amount_refunded` is the charge's running total.
             let refunded = object["amount_refunded"].as_i64().unwrap_or(0);
             BillingEvent::Refunded {
                 // One application per charge and refunded total: a second partial refund of
-                // the same charge is a new total, so a new key.
+                // the same charge is a new total, so a new key, and counts what it adds.
                 refund_id: format!("{charge}:{refunded}"),
                 payment_id,
+                invoice,
                 amount_refunded: refunded,
                 amount: object["amount"].as_i64().unwrap_or(0),
             }

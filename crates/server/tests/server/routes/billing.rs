@@ -1088,3 +1088,68 @@ async fn an_enterprise_plan_covers_paid_reports_while_it_is_paid() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn refunds_count_what_each_adds_and_reach_a_plans_invoice() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(stripe_config(&db, "http://127.0.0.1:9"), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let mut buyer = Browser::new(&app.web);
+        let user_id = buyer.sign_up("refunds@example.com", "refunds").await.json["account"]["id"]
+            .as_i64()
+            .expect("id");
+        let chk = stripe_checkout(&store_db, user_id, "credit-20", 20, 7000, "pack").await;
+        let paid = deliver(&app.web, &session_completed("evt_r1", &chk, "pi_r", 7000), WEBHOOK_SECRET, now()).await;
+        assert_eq!(paid.status, 200, "{}", paid.json);
+        assert_eq!(credits(&mut buyer).await, 20);
+
+        // Stripe's charge.refunded carries the charge's running total: $35, then $70.
+        let refunded = |event: &str, total: i64| {
+            json!({"id": event, "type": "charge.refunded", "created": now(),
+                   "data": {"object": {"id": "ch_r", "object": "charge", "payment_intent": "pi_r",
+                                       "amount": 7000, "amount_refunded": total, "refunded": total == 7000}}})
+        };
+        assert_eq!(deliver(&app.web, &refunded("evt_r2", 3500), WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 10, "half the payment refunded, half the credits");
+        // Five credits from elsewhere are not the refunded payment's to take.
+        store::credits::grant_credits(&store_db, user_id, Credits::whole(5), "admin", None)
+            .await
+            .expect("grant");
+        assert_eq!(deliver(&app.web, &refunded("evt_r3", 7000), WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 5, "the second half takes the other ten, not twenty");
+        // The first total delivered again under another event id adds nothing.
+        deliver(&app.web, &refunded("evt_r4", 3500), WEBHOOK_SECRET, now()).await;
+        assert_eq!(credits(&mut buyer).await, 5);
+
+        // A plan's charge: its credits were granted under the invoice the charge paid.
+        let plan = stripe_checkout(&store_db, user_id, "business-plan", 20, 7000, "plan").await;
+        let mut completed = session_completed("evt_r5", &plan, "pi_unused", 7000);
+        completed["data"]["object"]["mode"] = json!("subscription");
+        completed["data"]["object"]["subscription"] = json!("sub_r");
+        completed["data"]["object"]["invoice"] = json!("in_r");
+        assert_eq!(deliver(&app.web, &completed, WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 25);
+        let invoice_refund = json!({"id": "evt_r6", "type": "charge.refunded", "created": now(),
+            "data": {"object": {"id": "ch_sub", "object": "charge", "payment_intent": "pi_sub",
+                                "invoice": "in_r", "amount": 7000, "amount_refunded": 7000, "refunded": true}}});
+        let r = deliver(&app.web, &invoice_refund, WEBHOOK_SECRET, now()).await;
+        assert_eq!(r.status, 200, "{}", r.json);
+        assert_eq!(credits(&mut buyer).await, 5, "the refunded month's 20 credits are taken back");
+        let refunds: Vec<(bool, Credits)> = store::credits::credit_history(&store_db, user_id, 20)
+            .await
+            .expect("ledger")
+            .iter()
+            .filter(|l| l.reason == "refund")
+            .map(store::credits::ledger_delta)
+            .collect();
+        assert_eq!(
+            refunds,
+            vec![
+                (false, Credits::whole(20)),
+                (false, Credits::whole(10)),
+                (false, Credits::whole(10))
+            ]
+        );
+    })
+    .await;
+}
