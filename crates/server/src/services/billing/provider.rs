@@ -14,8 +14,9 @@ use super::stripe::StripeApi;
 pub enum PaymentProvider {
     /// Test payments: no money moves; pages say so.
     Test,
-    /// Stripe Checkout and its signed webhooks.
-    Stripe(StripeApi),
+    /// Stripe Checkout and its signed webhooks (boxed: the client is large, and test mode
+    /// carries nothing).
+    Stripe(Box<StripeApi>),
 }
 
 impl PaymentProvider {
@@ -23,7 +24,7 @@ impl PaymentProvider {
     pub fn from_config(config: &crate::config::Config) -> Self {
         match &config.stripe {
             Some(stripe) => {
-                PaymentProvider::Stripe(StripeApi::new(stripe, &config.public_origin()))
+                PaymentProvider::Stripe(Box::new(StripeApi::new(stripe, &config.public_origin())))
             }
             None => PaymentProvider::Test,
         }
