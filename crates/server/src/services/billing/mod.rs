@@ -33,6 +33,7 @@ use store::entity::{checkout_sessions, users};
 use store::jobs::NewAnalysis;
 use store::{DatabaseConnection, StoreError};
 
+use self::stripe::PlanChange;
 pub use provider::PaymentProvider;
 
 use crate::services::accounts::{AccountError, team_context};
@@ -105,9 +106,13 @@ pub async fn start_checkout(
 ) -> Result<StartedCheckout, BillingError> {
     let item = rules::resolve_checkout(query).map_err(|e| BillingError::Invalid(e.0))?;
     let account = billing_account(db, user).await?;
-    if item.kind == CheckoutKind::Plan
-        && let Some(sub) = store::billing::get_subscription(db, account.id).await?
-        && sub.status != SubscriptionStatus::Canceled.as_str()
+    let live = match item.kind {
+        CheckoutKind::Plan => store::billing::get_subscription(db, account.id)
+            .await?
+            .filter(|s| s.status != SubscriptionStatus::Canceled.as_str()),
+        _ => None,
+    };
+    if let Some(sub) = &live
         && sub.plan_id == item.package_id
         && sub.billing_interval == item.interval.map_or("", |i| i.as_str())
         && u32::try_from(sub.extra_seats).ok() == Some(item.extra_seats)
@@ -134,6 +139,17 @@ pub async fn start_checkout(
         },
     )
     .await?;
+    if let Some(sub) = &live
+        && change_plan(db, provider, sub, &item).await?
+    {
+        store::billing::close_checkout(db, &id, CheckoutStatus::Paid, None).await?;
+        return Ok(StartedCheckout {
+            url: format!("/thank-you?session={id}"),
+            id,
+            mode: provider.mode(),
+            item,
+        });
+    }
     let url = provider.payment_page(db, &account, &row, &item).await?;
     Ok(StartedCheckout {
         id,
@@ -141,6 +157,40 @@ pub async fn start_checkout(
         mode: provider.mode(),
         item,
     })
+}
+
+/// A subscriber's change of plan, interval or seats with Stripe: the live subscription is
+/// changed in place (its item replaced, prorated by Stripe) rather than a second one started,
+/// and the new plan applied here at once (Stripe's `customer.subscription.updated` then
+/// carries the same plan in its metadata). `false` when the provider pays plan changes on a
+/// payment page instead (test-payment mode).
+async fn change_plan(
+    db: &DatabaseConnection,
+    provider: &PaymentProvider,
+    sub: &store::entity::subscriptions::Model,
+    item: &rules::CheckoutItem,
+) -> Result<bool, BillingError> {
+    let (Some(stripe_id), Some(interval)) = (&sub.stripe_subscription_id, item.interval) else {
+        return Ok(false);
+    };
+    let changed = provider
+        .change_plan(
+            stripe_id,
+            &PlanChange {
+                plan_id: &item.package_id,
+                interval,
+                extra_seats: item.extra_seats,
+                amount_cents: item.amount_cents,
+                name: &item.name,
+            },
+        )
+        .await?;
+    if changed {
+        let status = SubscriptionStatus::parse(&sub.status).unwrap_or(SubscriptionStatus::Active);
+        let plan = (item.package_id.clone(), interval, item.extra_seats);
+        subscription_updated(db, stripe_id, status, Some(&plan), None, None).await?;
+    }
+    Ok(changed)
 }
 
 fn kind_name(kind: CheckoutKind) -> &'static str {

@@ -7,7 +7,7 @@ use store::DatabaseConnection;
 use store::entity::{checkout_sessions, users};
 
 use super::BillingError;
-use super::stripe::StripeApi;
+use super::stripe::{PlanChange, StripeApi};
 
 /// Who takes payments.
 #[derive(Clone)]
@@ -61,6 +61,23 @@ impl PaymentProvider {
                 let (reference, url) = api.create_checkout_session(db, account, row, item).await?;
                 store::billing::set_provider_ref(db, &row.id, &reference).await?;
                 Ok(url)
+            }
+        }
+    }
+
+    /// Moves a Stripe subscription to another plan in place (its item replaced, prorated);
+    /// `false` in test-payment mode, where a plan change is paid on the test page like a new
+    /// plan.
+    pub async fn change_plan(
+        &self,
+        subscription: &str,
+        change: &PlanChange<'_>,
+    ) -> Result<bool, BillingError> {
+        match self {
+            PaymentProvider::Test => Ok(false),
+            PaymentProvider::Stripe(api) => {
+                api.change_plan(subscription, change).await?;
+                Ok(true)
             }
         }
     }

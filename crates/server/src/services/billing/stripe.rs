@@ -1,11 +1,12 @@
 //! Stripe's API, the few calls Sitelens makes, through async-stripe (hyper over rustls with
 //! ring, no OpenSSL): a customer per buyer, a Checkout Session per checkout (a one-time payment,
-//! or a subscription with its price per period) and changes to a subscription (pause, resume,
-//! cancel at period end, keep). Requests go to `SITELENS_STRIPE_API_BASE` (a local emulator in
-//! tests).
+//! or a subscription with its price per period), changes to a subscription (pause, resume,
+//! cancel at period end, keep) and a change of plan, which replaces the subscription's item
+//! (Stripe prorates it by default) instead of starting a second subscription. Requests go to
+//! `SITELENS_STRIPE_API_BASE` (a local emulator in tests).
 //!
 //! The requests are async-stripe's typed builders; each answer is read into the few fields we
-//! use ([`Created`]), so an answer shaped by another API version (an
+//! use ([`Created`], [`SubscriptionItems`]), so an answer shaped by another API version (an
 //! emulator's) reads as well as Stripe's own.
 
 use std::collections::HashMap;
@@ -15,9 +16,10 @@ use domain::checkout::{BillingInterval, CheckoutItem, CheckoutKind, PlanAction};
 use store::DatabaseConnection;
 use store::entity::{checkout_sessions, users};
 use stripe::StripeRequest;
+use stripe_billing::plan::{CreatePlan, CreatePlanInlineProductParams, CreatePlanProduct};
 use stripe_billing::subscription::{
-    UpdateSubscription, UpdateSubscriptionPauseCollection,
-    UpdateSubscriptionPauseCollectionBehavior,
+    RetrieveSubscription, UpdateSubscription, UpdateSubscriptionItems,
+    UpdateSubscriptionPauseCollection, UpdateSubscriptionPauseCollectionBehavior,
 };
 use stripe_checkout::checkout_session::{
     CreateCheckoutSession, CreateCheckoutSessionLineItems, CreateCheckoutSessionLineItemsPriceData,
@@ -46,12 +48,42 @@ struct Created {
     url: Option<String>,
 }
 
+/// The part of a subscription a change of plan needs: its items' ids.
+#[derive(Debug, miniserde::Deserialize)]
+struct SubscriptionItems {
+    items: ItemList,
+}
+
+#[derive(Debug, miniserde::Deserialize)]
+struct ItemList {
+    data: Vec<Item>,
+}
+
+#[derive(Debug, miniserde::Deserialize)]
+struct Item {
+    id: String,
+}
+
 /// A call Stripe refused or that did not reach it.
 #[derive(Debug, thiserror::Error)]
 #[error("stripe {call}: {detail}")]
 pub struct StripeCallError {
     call: &'static str,
     detail: String,
+}
+
+/// A plan as the subscription's metadata names it (read back by the webhook's `plan_of`).
+pub struct PlanChange<'a> {
+    /// `business-plan`, `agency-plan` or `enterprise-plan`.
+    pub plan_id: &'a str,
+    /// Its billing interval.
+    pub interval: BillingInterval,
+    /// Extra seats.
+    pub extra_seats: u32,
+    /// What each period costs, cents (from `domain`).
+    pub amount_cents: u32,
+    /// What the buyer reads on Stripe's invoices.
+    pub name: &'a str,
 }
 
 impl StripeApi {
@@ -212,6 +244,68 @@ impl StripeApi {
             .send("update subscription", request)
             .await
             .map_err(|e| provider_error(CheckoutKind::Plan, e))?;
+        Ok(())
+    }
+
+    /// Moves a subscription to another plan, interval or number of seats: a price for the new
+    /// plan (a Stripe plan with its product), then the subscription's item replaced by it, with
+    /// Stripe's default proration (`create_prorations`: the unused time is credited and the new
+    /// price charged for the rest of the period on the next invoice). The metadata names the
+    /// plan, so Stripe's `customer.subscription.updated` carries it back to the webhook.
+    pub async fn change_plan(
+        &self,
+        subscription: &str,
+        change: &PlanChange<'_>,
+    ) -> Result<(), BillingError> {
+        let fail = |e| provider_error(CheckoutKind::Plan, e);
+        let current: SubscriptionItems = self
+            .send(
+                "read subscription",
+                RetrieveSubscription::new(subscription).build(),
+            )
+            .await
+            .map_err(fail)?;
+        let [item] = current.items.data.as_slice() else {
+            return Err(fail(StripeCallError {
+                call: "read subscription",
+                detail: format!(
+                    "{} items, where Sitelens makes one",
+                    current.items.data.len()
+                ),
+            }));
+        };
+        let plan: Created = self
+            .send(
+                "create plan",
+                CreatePlan::new(
+                    stripe_types::Currency::USD,
+                    match change.interval {
+                        BillingInterval::Monthly => stripe_shared::PlanInterval::Month,
+                        BillingInterval::Yearly => stripe_shared::PlanInterval::Year,
+                    },
+                )
+                .amount(i64::from(change.amount_cents))
+                .product(CreatePlanProduct::InlineProductParams(
+                    CreatePlanInlineProductParams::new(change.name),
+                ))
+                .build(),
+            )
+            .await
+            .map_err(fail)?;
+        let mut replaced = UpdateSubscriptionItems::new();
+        replaced.id = Some(item.id.clone());
+        replaced.plan = Some(plan.id);
+        let request = UpdateSubscription::new(subscription)
+            .items(vec![replaced])
+            .metadata(HashMap::from([
+                ("plan_id".to_owned(), change.plan_id.to_owned()),
+                ("interval".to_owned(), change.interval.as_str().to_owned()),
+                ("extra_seats".to_owned(), change.extra_seats.to_string()),
+            ]));
+        let _: Created = self
+            .send("update subscription", request.build())
+            .await
+            .map_err(fail)?;
         Ok(())
     }
 }

@@ -803,6 +803,57 @@ async fn stripe_through_a_local_emulator() {
         .await;
         assert_eq!(credits(&mut buyer).await, 20);
 
+        // A change of plan moves the same subscription to the new plan at Stripe (its one item
+        // replaced by the new price, which Stripe prorates) instead of starting a second one.
+        let change = checkout(&mut buyer, json!({"package": "agency-plan"})).await;
+        assert_eq!(change.status, 200, "{}", change.json);
+        let change_id = checkout_id(&change);
+        assert_eq!(
+            change.json["url"],
+            format!("/thank-you?session={change_id}")
+        );
+        let remote = emulator(
+            &http,
+            &base,
+            "GET",
+            &format!("/v1/subscriptions/{sub_id}"),
+            &[],
+        )
+        .await;
+        assert_eq!(
+            remote["items"]["data"].as_array().map(Vec::len),
+            Some(1),
+            "{remote}"
+        );
+        assert_eq!(
+            remote["items"]["data"][0]["plan"]["amount"], 30000,
+            "{remote}"
+        );
+        // (The emulator keeps no metadata on a subscription update; Stripe keeps the plan id
+        // we send there, which its customer.subscription.updated carries back.)
+        let subscriptions = emulator(
+            &http,
+            &base,
+            "GET",
+            &format!("/v1/subscriptions?customer={customer}"),
+            &[],
+        )
+        .await;
+        assert_eq!(
+            subscriptions["data"].as_array().map(Vec::len),
+            Some(1),
+            "one subscription: {subscriptions}"
+        );
+        let billing = buyer.get("/api/billing").await.json;
+        assert_eq!(
+            billing["subscription"]["planId"], "agency-plan",
+            "{billing}"
+        );
+        assert_eq!(billing["subscription"]["amountCents"], 30000, "{billing}");
+        assert_eq!(buyer.get("/api/account").await.json["plan"], "agency");
+        let paid = buyer.get(&format!("/api/checkout/{change_id}")).await;
+        assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+
         // Cancelling at period end is asked of Stripe, and Stripe holds it.
         let cancel = buyer
             .post("/api/billing/subscription", json!({"action": "cancel"}))
