@@ -8,6 +8,8 @@
 //! (the stored state), and the first progress a worker reported (the analysis has started).
 
 mod common;
+#[path = "common/webhook.rs"]
+mod webhook;
 use common::percentile;
 
 use std::time::{Duration, Instant};
@@ -16,7 +18,6 @@ use axum::Router;
 use axum::response::Html;
 use axum::routing::get;
 use domain::credits::Credits;
-use server::services::billing::webhook::sign;
 use server::{Config, Roles};
 use test_support::TestDb;
 
@@ -89,25 +90,7 @@ async fn upgrades(
         )
         .await
         .expect("checkout");
-        let now = chrono::Utc::now().timestamp();
-        let event = serde_json::json!({
-            "id": format!("evt_{checkout}"), "type": "checkout.session.completed", "created": now,
-            "data": {"object": {"id": format!("cs_{checkout}"), "client_reference_id": checkout,
-                "payment_intent": format!("pi_{checkout}"), "payment_status": "paid", "amount_total": 500}}
-        })
-        .to_string();
-        let signature = sign(event.as_bytes(), SECRET, now);
-        let t = Instant::now();
-        let res = http
-            .post(format!("{base}/api/webhooks/stripe"))
-            .header("content-type", "application/json")
-            .header("stripe-signature", signature)
-            .body(event)
-            .send()
-            .await
-            .expect("webhook");
-        assert_eq!(res.status(), 200, "webhook");
-        let _ = res.bytes().await;
+        let t = webhook::deliver_paid(http, base, SECRET, &checkout, 500).await;
         accepted.push(t.elapsed());
         let id = store::billing::get_checkout(db, &checkout)
             .await

@@ -62,17 +62,7 @@ async fn pay_test_checkout(
     current: CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<Json<CheckoutView>> {
-    Ok(Json(
-        billing::test_payment(
-            &state.db,
-            &state.hub,
-            &state.payments,
-            &current.user,
-            &id,
-            true,
-        )
-        .await?,
-    ))
+    test_checkout(&state, &current, &id, true).await
 }
 
 async fn decline_test_checkout(
@@ -80,17 +70,26 @@ async fn decline_test_checkout(
     current: CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<Json<CheckoutView>> {
-    Ok(Json(
-        billing::test_payment(
-            &state.db,
-            &state.hub,
-            &state.payments,
-            &current.user,
-            &id,
-            false,
-        )
-        .await?,
-    ))
+    test_checkout(&state, &current, &id, false).await
+}
+
+/// The test page's pay (`pay`) or decline button.
+async fn test_checkout(
+    state: &AppState,
+    current: &CurrentUser,
+    id: &str,
+    pay: bool,
+) -> AppResult<Json<CheckoutView>> {
+    let view = billing::test_payment(
+        &state.db,
+        &state.hub,
+        &state.payments,
+        &current.user,
+        id,
+        pay,
+    )
+    .await?;
+    Ok(Json(view))
 }
 
 /// The purchase a test refund names.

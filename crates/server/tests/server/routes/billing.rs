@@ -42,6 +42,15 @@ fn stripe_config(db: &TestDb, api_base: &str) -> server::Config {
     c
 }
 
+/// A new account signed in on its own browser, and its id.
+async fn signed_up<'a>(web: &'a Web, email: &str, username: &str) -> (Browser<'a>, i64) {
+    let mut browser = Browser::new(web);
+    let id = browser.sign_up(email, username).await.json["account"]["id"]
+        .as_i64()
+        .expect("id");
+    (browser, id)
+}
+
 async fn credits(b: &mut Browser<'_>) -> i64 {
     let account = b.get("/api/account").await;
     assert_eq!(account.status, 200, "{}", account.json);
@@ -285,6 +294,21 @@ async fn deliver_raw(web: &Web, body: &str, signature: &str) -> Answer {
     }
 }
 
+/// Delivers every event at once, each signed now, and expects each to be accepted.
+async fn deliver_at_once(base: &str, events: Vec<Value>) {
+    let web = Arc::new(Web::at(base.to_owned()));
+    let deliveries: Vec<_> = events
+        .into_iter()
+        .map(|event| {
+            let web = web.clone();
+            tokio::spawn(async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status })
+        })
+        .collect();
+    for d in deliveries {
+        assert_eq!(d.await.expect("delivery task"), 200);
+    }
+}
+
 fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
@@ -349,10 +373,7 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         let ready = app.get("/readyz").await;
         assert_eq!(ready.json["payments"], "stripe");
         let store_db = app.running.db.clone();
-        let mut buyer = Browser::new(&app.web);
-        let user_id = buyer.sign_up("payer@example.com", "payer").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut buyer, user_id) = signed_up(&app.web, "payer@example.com", "payer").await;
         let chk = stripe_checkout(&store_db, user_id, "credit-20", 20, 7000, "pack").await;
         let event = session_completed("evt_1", &chk, "pi_1", 7000);
         let body = event.to_string();
@@ -376,17 +397,7 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         assert_eq!(credits(&mut buyer).await, 0);
 
         // The same event delivered ten times at once grants once.
-        let web = Arc::new(Web::at(app.base.clone()));
-        let deliveries: Vec<_> = (0..10)
-            .map(|_| {
-                let web = web.clone();
-                let event = event.clone();
-                tokio::spawn(async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status })
-            })
-            .collect();
-        for d in deliveries {
-            assert_eq!(d.await.expect("delivery task"), 200);
-        }
+        deliver_at_once(&app.base, vec![event.clone(); 10]).await;
         assert_eq!(credits(&mut buyer).await, 20);
         // A replay of the accepted delivery, with its own valid signature, is a duplicate.
         let replay = deliver_raw(&app.web, &body, &good).await;
@@ -471,10 +482,7 @@ async fn billing_routes_answer_by_who_asks() {
     each_engine(|db: TestDb| async move {
         let app = spawn_app(config(&db), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let mut owner = Browser::new(&app.web);
-        let owner_id = owner.sign_up("boss@example.com", "boss").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut owner, owner_id) = signed_up(&app.web, "boss@example.com", "boss").await;
         store::users::set_subscription_plan(&store_db, owner_id, "business")
             .await
             .expect("plan");
@@ -649,6 +657,11 @@ async fn emulator(
     serde_json::from_slice(&res.bytes().await.expect("body")).unwrap_or(Value::Null)
 }
 
+/// A GET of the emulator's API: its JSON answer.
+async fn emulator_get(http: &reqwest::Client, base: &str, path: &str) -> Value {
+    emulator(http, base, "GET", path, &[]).await
+}
+
 /// Polls `check` every 100 ms for at most 20 s (the emulator delivers its webhooks a second
 /// after the change that causes them).
 async fn eventually<F, Fut>(what: &str, mut check: F)
@@ -689,10 +702,7 @@ async fn stripe_through_a_local_emulator() {
         .await;
         assert!(hook.is_null(), "webhook registered: {hook}");
 
-        let mut buyer = Browser::new(&app.web);
-        let user_id = buyer.sign_up("stripe@example.com", "stripe").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut buyer, user_id) = signed_up(&app.web, "stripe@example.com", "stripe").await;
         // The emulator has no Checkout Sessions: the customer is created for real, then the
         // session fails, and the buyer reads the spec's alert (nothing charged, nothing granted).
         let plan = checkout(&mut buyer, json!({"package": "business-plan"})).await;
@@ -712,14 +722,7 @@ async fn stripe_through_a_local_emulator() {
         let customer = user
             .stripe_customer_id
             .expect("a Stripe customer was created");
-        let remote = emulator(
-            &http,
-            &base,
-            "GET",
-            &format!("/v1/customers/{customer}"),
-            &[],
-        )
-        .await;
+        let remote = emulator_get(&http, &base, &format!("/v1/customers/{customer}")).await;
         assert_eq!(remote["email"], "stripe@example.com");
         assert_eq!(remote["metadata"]["user_id"], user_id.to_string());
 
@@ -812,14 +815,7 @@ async fn stripe_through_a_local_emulator() {
             change.json["url"],
             format!("/thank-you?session={change_id}")
         );
-        let remote = emulator(
-            &http,
-            &base,
-            "GET",
-            &format!("/v1/subscriptions/{sub_id}"),
-            &[],
-        )
-        .await;
+        let remote = emulator_get(&http, &base, &format!("/v1/subscriptions/{sub_id}")).await;
         assert_eq!(
             remote["items"]["data"].as_array().map(Vec::len),
             Some(1),
@@ -831,12 +827,10 @@ async fn stripe_through_a_local_emulator() {
         );
         // (The emulator keeps no metadata on a subscription update; Stripe keeps the plan id
         // we send there, which its customer.subscription.updated carries back.)
-        let subscriptions = emulator(
+        let subscriptions = emulator_get(
             &http,
             &base,
-            "GET",
             &format!("/v1/subscriptions?customer={customer}"),
-            &[],
         )
         .await;
         assert_eq!(
@@ -863,14 +857,7 @@ async fn stripe_through_a_local_emulator() {
             cancel.json["subscription"]["status"],
             "cancel_at_period_end"
         );
-        let remote = emulator(
-            &http,
-            &base,
-            "GET",
-            &format!("/v1/subscriptions/{sub_id}"),
-            &[],
-        )
-        .await;
+        let remote = emulator_get(&http, &base, &format!("/v1/subscriptions/{sub_id}")).await;
         assert_eq!(remote["cancel_at_period_end"], true);
 
         // Ended at Stripe: its signed customer.subscription.deleted ends the plan here.
@@ -909,10 +896,7 @@ async fn an_upgrade_payment_starts_its_professional_report_once() {
         // professional report in the same transaction as the grant and the spend.
         let app = spawn_app(config(&db), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let mut buyer = Browser::new(&app.web);
-        let user_id = buyer.sign_up("upgrade@example.com", "upgrade").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut buyer, user_id) = signed_up(&app.web, "upgrade@example.com", "upgrade").await;
         let started = checkout(
             &mut buyer,
             json!({"package": "starter", "amount": "5", "url": "upgrade.example"}),
@@ -998,19 +982,10 @@ async fn an_upgrade_payment_starts_its_professional_report_once() {
         )
         .await
         .expect("checkout");
-        let web = Arc::new(Web::at(app.base.clone()));
-        let deliveries: Vec<_> = (0..10)
-            .map(|n| {
-                let web = web.clone();
-                let event = session_completed(&format!("evt_up_{n}"), &chk, "pi_up", 500);
-                tokio::spawn(
-                    async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status },
-                )
-            })
+        let events = (0..10)
+            .map(|n| session_completed(&format!("evt_up_{n}"), &chk, "pi_up", 500))
             .collect();
-        for d in deliveries {
-            assert_eq!(d.await.expect("delivery task"), 200);
-        }
+        deliver_at_once(&app.base, events).await;
         let started: Vec<_> = jobs(&store_db)
             .await
             .into_iter()
@@ -1042,13 +1017,8 @@ async fn an_enterprise_plan_covers_paid_reports_while_it_is_paid() {
     each_engine(|db: TestDb| async move {
         let app = spawn_app(config(&db), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let mut owner = Browser::new(&app.web);
-        let owner_id = owner
-            .sign_up("enterprise@example.com", "enterprise")
-            .await
-            .json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut owner, owner_id) =
+            signed_up(&app.web, "enterprise@example.com", "enterprise").await;
         let premium = json!({"url": "https://enterprise.example/", "reportType": "premium"});
         // Without a plan or credits a paid report is refused.
         assert_eq!(
@@ -1145,10 +1115,7 @@ async fn refunds_count_what_each_adds_and_reach_a_plans_invoice() {
     each_engine(|db: TestDb| async move {
         let app = spawn_app(stripe_config(&db, "http://127.0.0.1:9"), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let mut buyer = Browser::new(&app.web);
-        let user_id = buyer.sign_up("refunds@example.com", "refunds").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut buyer, user_id) = signed_up(&app.web, "refunds@example.com", "refunds").await;
         let chk = stripe_checkout(&store_db, user_id, "credit-20", 20, 7000, "pack").await;
         let paid = deliver(&app.web, &session_completed("evt_r1", &chk, "pi_r", 7000), WEBHOOK_SECRET, now()).await;
         assert_eq!(paid.status, 200, "{}", paid.json);
