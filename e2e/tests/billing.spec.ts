@@ -87,8 +87,8 @@ test.describe("test-payment checkout", () => {
     await expect(page.getByRole("button", { name: "Continue to payment" })).toHaveCount(0);
   });
 
-  // Needs the paid-reports branch (POST /api/analyze with reportType spends the credit and runs
-  // the professional report); it passes once both are merged.
+  // The payment starts the professional report on the server (once per checkout); the pages
+  // after it only follow that report.
   test("the upgrade from a free report: pay, the professional report starts, the paid results with the toast", async ({ page, siteUrl }, info) => {
     const email = `upgrade-${Date.now()}@example.com`;
     await accountThenSignOut(page, email);
@@ -99,10 +99,19 @@ test.describe("test-payment checkout", () => {
     await expect(page).toHaveURL(/\/checkout\?package=starter&amount=5&url=/);
     await expect(page.getByRole("heading", { name: /Professional report/ })).toBeVisible();
     await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page).toHaveURL(/\/test-checkout\?session=chk_/);
+    const session = new URL(page.url()).searchParams.get("session");
     await page.getByRole("button", { name: "Pay $5 (test)" }).click();
-    await expect(page).toHaveURL(/\/results\?id=[^&]+&url=[^&]+&paid=true&type=standard/, { timeout: 120_000 });
+    const paidResults = /\/results\?id=([^&]+)&url=[^&]+&paid=true&type=standard/;
+    await expect(page).toHaveURL(paidResults, { timeout: 120_000 });
     await expect(page.getByText("Purchase Complete!").first()).toBeVisible();
     await expect(page.getByRole("heading", { name: "In-depth site analysis" })).toBeVisible();
     await shot(page, info, "upgrade-paid-results");
+    // The payment's page opened again (a reload, the back button) follows the report the payment
+    // started on the server: the same report, nothing paid or started twice.
+    const reportId = paidResults.exec(page.url())?.[1];
+    await page.goto(`/payment-success?session=${session}`);
+    await expect(page).toHaveURL(paidResults, { timeout: 120_000 });
+    expect(paidResults.exec(page.url())?.[1]).toBe(reportId);
   });
 });

@@ -23,6 +23,9 @@ mod m20261125_000012_account_security;
 mod m20261125_000013_billing;
 mod m20261125_000014_half_credits;
 mod m20261125_000015_unique_usernames;
+mod m20261128_000016_upgrade_analysis;
+mod m20261128_000017_plan_charge;
+mod m20261128_000018_refunds_by_payment;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -47,6 +50,9 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000013_billing::Migration),
             Box::new(m20261125_000014_half_credits::Migration),
             Box::new(m20261125_000015_unique_usernames::Migration),
+            Box::new(m20261128_000016_upgrade_analysis::Migration),
+            Box::new(m20261128_000017_plan_charge::Migration),
+            Box::new(m20261128_000018_refunds_by_payment::Migration),
         ]
     }
 }

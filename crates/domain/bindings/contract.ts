@@ -1906,6 +1906,11 @@ trialExpiresAt: string | null,
  */
 plan: string, 
 /**
+ * Whether the plan covers paid reports whatever the credits (Enterprise's unlimited
+ * credits while the plan is paid for: `checkout::plan_covers_reports`).
+ */
+unlimitedReports: boolean, 
+/**
  * Seats of the plan, the owner included; `None` is unlimited.
  */
 seats: number | null, 
@@ -2166,7 +2171,12 @@ interval: string | null,
 /**
  * The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
  */
-failureMessage: string, };
+failureMessage: string, 
+/**
+ * The paid analysis an upgrade's payment started; its pages follow it (a reload never
+ * starts another).
+ */
+analysisId: string | null, };
 
 export type SubscriptionStatus = "active" | "paused" | "cancel_at_period_end" | "canceled" | "past_due";
 

@@ -356,6 +356,9 @@ pub struct Account {
     pub trial_expires_at: Option<String>,
     /// Subscription plan (`basic` without one).
     pub plan: String,
+    /// Whether the plan covers paid reports whatever the credits (Enterprise's unlimited
+    /// credits while the plan is paid for: `checkout::plan_covers_reports`).
+    pub unlimited_reports: bool,
     /// Seats of the plan, the owner included; `None` is unlimited.
     pub seats: Option<u32>,
     /// The team the user belongs to as a member, if any.

@@ -181,6 +181,9 @@ pub struct CheckoutView {
     pub interval: Option<String>,
     /// The alert the page shows when the payment is declined (docs/PRODUCT.md §8.11).
     pub failure_message: String,
+    /// The paid analysis an upgrade's payment started; its pages follow it (a reload never
+    /// starts another).
+    pub analysis_id: Option<String>,
 }
 
 /// What a checkout address buys, priced by the server.
@@ -529,6 +532,58 @@ pub fn monthly_credits(plan: &str) -> Option<Option<u32>> {
     find_plan(plan).map(|p| p.credits)
 }
 
+/// Whole credits a refund takes back from a payment that granted `granted` credits for
+/// `amount_cents`, when the payment's refunded total goes from `refunded_before_cents` to
+/// `refunded_total_cents` (Stripe's `amount_refunded` is the charge's running total, so a
+/// second partial refund counts only what it adds). Each total's share of the credits is
+/// rounded up, so a refunded credit is never left to spend, and all the refunds of a payment
+/// together never take back more than it granted. A total that adds nothing takes nothing.
+pub fn refund_credits(
+    granted: u32,
+    amount_cents: i64,
+    refunded_before_cents: i64,
+    refunded_total_cents: i64,
+) -> u32 {
+    let share = |refunded: i64| -> u32 {
+        if refunded <= 0 {
+            0
+        } else if amount_cents <= 0 || refunded >= amount_cents {
+            granted
+        } else {
+            // Both positive here: the share, rounded up.
+            let (amount, refunded) = (i128::from(amount_cents), i128::from(refunded));
+            let n = (i128::from(granted) * refunded + amount - 1) / amount;
+            u32::try_from(n).unwrap_or(granted)
+        }
+    };
+    share(refunded_total_cents).saturating_sub(share(refunded_before_cents))
+}
+
+/// How long after the end of its paid period a subscription still covers its holder's reports
+/// while the renewal's payment is confirmed, seconds (Stripe finalises a renewal invoice about
+/// an hour after the period ends and retries a failed charge for days; a failed renewal turns
+/// the subscription `past_due`, which ends the cover at once).
+pub const RENEWAL_GRACE_SECS: i64 = 2 * 86_400;
+
+/// Whether a subscription covers its holder's paid reports instead of their credits: a plan
+/// whose monthly credits are unlimited (Enterprise), while it is paid for (active, or
+/// cancelled at period end but not yet ended) and its period, with [`RENEWAL_GRACE_SECS`], has
+/// not run out at `now_secs` (unix seconds). A paused, past-due or ended plan covers nothing;
+/// nor does a plan with a monthly allowance, whose credits are granted into the balance.
+pub fn plan_covers_reports(
+    plan_id: &str,
+    status: SubscriptionStatus,
+    period_end_secs: i64,
+    now_secs: i64,
+) -> bool {
+    monthly_credits(plan_id) == Some(None)
+        && matches!(
+            status,
+            SubscriptionStatus::Active | SubscriptionStatus::CancelAtPeriodEnd
+        )
+        && now_secs < period_end_secs.saturating_add(RENEWAL_GRACE_SECS)
+}
+
 /// A subscription's state as the dashboard shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -724,6 +779,77 @@ mod tests {
         ]))
         .expect_err("cheap upgrade");
         assert!(err.0.contains("$5"), "{err}");
+    }
+
+    #[test]
+    fn refunds_take_back_what_each_adds_to_the_refunded_total() {
+        // A whole refund of a 20-credit, $70 pack.
+        assert_eq!(refund_credits(20, 7000, 0, 7000), 20);
+        // Two partial refunds of $35 each: Stripe reports totals of $35 then $70.
+        assert_eq!(refund_credits(20, 7000, 0, 3500), 10);
+        assert_eq!(refund_credits(20, 7000, 3500, 7000), 10);
+        // Rounded up at each total, so three refunds of a third take back 20 in all, never 21.
+        let thirds = [0, 2333, 4666, 7000];
+        let taken: u32 = thirds
+            .windows(2)
+            .map(|w| refund_credits(20, 7000, w[0], w[1]))
+            .sum();
+        assert_eq!(taken, 20);
+        assert_eq!(
+            refund_credits(20, 7000, 0, 1),
+            1,
+            "a cent refunded takes a credit"
+        );
+        // A redelivered or older total adds nothing; an unlimited plan's payment granted none.
+        assert_eq!(refund_credits(20, 7000, 7000, 7000), 0);
+        assert_eq!(refund_credits(20, 7000, 7000, 3500), 0);
+        assert_eq!(refund_credits(0, 49900, 0, 49900), 0);
+    }
+
+    #[test]
+    fn only_a_paid_unlimited_plan_covers_reports() {
+        use SubscriptionStatus as S;
+        let (end, before) = (1_000_000, 999_999);
+        assert!(plan_covers_reports(
+            "enterprise-plan",
+            S::Active,
+            end,
+            before
+        ));
+        assert!(plan_covers_reports(
+            "enterprise",
+            S::CancelAtPeriodEnd,
+            end,
+            before
+        ));
+        // A renewal confirmed late still covers; a period long over does not.
+        assert!(plan_covers_reports(
+            "enterprise-plan",
+            S::Active,
+            end,
+            end + RENEWAL_GRACE_SECS - 1
+        ));
+        assert!(!plan_covers_reports(
+            "enterprise-plan",
+            S::Active,
+            end,
+            end + RENEWAL_GRACE_SECS
+        ));
+        for status in [S::Paused, S::PastDue, S::Canceled] {
+            assert!(
+                !plan_covers_reports("enterprise-plan", status, end, before),
+                "{status:?}"
+            );
+        }
+        // Plans with a monthly allowance spend their granted credits; unknown plans nothing.
+        assert!(!plan_covers_reports("agency-plan", S::Active, end, before));
+        assert!(!plan_covers_reports(
+            "business-plan",
+            S::Active,
+            end,
+            before
+        ));
+        assert!(!plan_covers_reports("gold-plan", S::Active, end, before));
     }
 
     #[test]

@@ -5,13 +5,14 @@
 //! first successful spend, with 10 payments in flight at once, on SQLite and (when reachable)
 //! PostgreSQL.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use server::services::billing::webhook::sign;
 use server::{Config, Roles};
 use test_support::TestDb;
 
 mod common;
+#[path = "common/webhook.rs"]
+mod webhook;
 use common::percentile;
 
 const SECRET: &str = "whsec_bench";
@@ -89,30 +90,20 @@ async fn bench_engine(label: &str, db: &TestDb) {
                     )
                     .await
                     .expect("checkout");
-                    let now = chrono::Utc::now().timestamp();
-                    let event = serde_json::json!({
-                        "id": format!("evt_{checkout}"), "type": "checkout.session.completed", "created": now,
-                        "data": {"object": {"id": format!("cs_{checkout}"), "client_reference_id": checkout,
-                            "payment_intent": format!("pi_{checkout}"), "payment_status": "paid", "amount_total": 500}}
-                    })
-                    .to_string();
-                    let signature = sign(event.as_bytes(), SECRET, now);
-                    let t = Instant::now();
-                    let res = http
-                        .post(format!("{base}/api/webhooks/stripe"))
-                        .header("content-type", "application/json")
-                        .header("stripe-signature", signature)
-                        .body(event)
-                        .send()
-                        .await
-                        .expect("webhook");
-                    assert_eq!(res.status(), 200, "webhook");
-                    let _ = res.bytes().await;
+                    let t = webhook::deliver_paid(&http, &base, SECRET, &checkout, 500).await;
                     accepted.push(t.elapsed());
-                    let spend = store::credits::spend_credits(&db, store::credits::Payer::own(user_id), domain::credits::Credits::whole(1), Some("bench"))
-                        .await
-                        .expect("spend");
-                    assert!(matches!(spend, store::credits::Spend::Spent(_)), "the credit is spendable once the webhook is accepted");
+                    let spend = store::credits::spend_credits(
+                        &db,
+                        store::credits::Payer::own(user_id),
+                        domain::credits::Credits::whole(1),
+                        Some("bench"),
+                    )
+                    .await
+                    .expect("spend");
+                    assert!(
+                        matches!(spend, store::credits::Spend::Spent(_)),
+                        "the credit is spendable once the webhook is accepted"
+                    );
                     spendable.push(t.elapsed());
                 }
                 (accepted, spendable)

@@ -332,6 +332,10 @@ fn parse_stripe(get: impl Fn(&'static str) -> String) -> Result<Option<Stripe>, 
     let (key, hook) = (get(KEY), get(HOOK));
     match (key.is_empty(), hook.is_empty()) {
         (true, true) => Ok(None),
+        (false, false) if !key.bytes().all(|b| b.is_ascii_graphic()) => Err(error(
+            KEY,
+            "has spaces or characters an API key does not have".to_owned(),
+        )),
         (false, false) => Ok(Some(Stripe {
             secret_key: Secret(key),
             webhook_secret: Secret(hook),
@@ -904,6 +908,26 @@ mod tests {
     }
 
     /// `NAME=value` lines of `.env.example`, comments and blank lines skipped.
+    #[test]
+    fn stripe_takes_both_secrets_and_a_key_without_spaces() {
+        let stripe = |key: &str, hook: &str| {
+            with(&[
+                ("SITELENS_STRIPE_SECRET_KEY", key),
+                ("SITELENS_STRIPE_WEBHOOK_SECRET", hook),
+            ])
+        };
+        let on = stripe("sk_test_1", "whsec_1").expect("both secrets");
+        assert_eq!(
+            on.stripe.map(|s| s.api_base),
+            Some("https://api.stripe.com".to_owned())
+        );
+        assert!(stripe("", "").expect("neither").stripe.is_none());
+        assert!(stripe("sk_test_1", "").is_err());
+        // A key with a space or a line break inside could not be sent in a header.
+        assert!(stripe("sk_test 1", "whsec_1").is_err());
+        assert!(stripe("sk_test\n1", "whsec_1").is_err());
+    }
+
     fn env_example() -> Vec<(String, String)> {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.env.example");
         std::fs::read_to_string(path)

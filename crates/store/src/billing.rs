@@ -15,13 +15,16 @@ use sea_orm::{
 };
 
 use crate::clock::now;
-use crate::credits::{CreditPool, ledger};
+use crate::credits::{CreditPool, Grant, Payer, Purchase, Spend, grant_in, ledger, spend_in};
 use crate::entity::users::Column as U;
 use crate::entity::{
     checkout_sessions, credit_purchases, refunds, subscriptions, users, webhook_events,
 };
+use crate::jobs::{NewAnalysis, enqueue_in};
 use crate::{StoreError, StoreResult, begin_write};
+use domain::checkout::refund_credits;
 use domain::credits::Credits;
+use uuid::Uuid;
 
 /// A checkout's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +104,7 @@ pub async fn create_checkout(
         payment_id: Set(None),
         created_at: Set(now()),
         completed_at: Set(None),
+        analysis_id: Set(None),
     };
     Ok(model.insert(db).await?)
 }
@@ -159,6 +163,90 @@ pub async fn close_checkout(
         .exec(db)
         .await?;
     Ok(updated.rows_affected == 1)
+}
+
+/// An upgrade checkout's payment: the professional report it buys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PaidUpgrade {
+    /// Our checkout id.
+    pub checkout_id: String,
+    /// The payment, granted as a purchase (its credits cover the report).
+    pub purchase: Purchase,
+    /// What the report costs.
+    pub cost: Credits,
+    /// The analysis to queue, owned by the buyer.
+    pub analysis: NewAnalysis,
+}
+
+/// The outcome of [`complete_upgrade`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpgradeOutcome {
+    /// The payment was granted, the report's credits spent and its analysis queued.
+    Started {
+        /// The analysis.
+        analysis_id: Uuid,
+    },
+    /// The payment was granted but its credits did not cover the report (nothing queued; the
+    /// credits stay with the buyer).
+    GrantedOnly,
+    /// The checkout was not open (closed before by this payment's other delivery, or
+    /// declined); nothing changed.
+    AlreadyClosed,
+}
+
+/// Completes an upgrade checkout once: closes it as paid (guarded from `open`), grants its
+/// payment, spends the report's cost for the buyer and queues the analysis, naming it on the
+/// checkout, in one transaction. However often and however concurrently the payment is
+/// confirmed, one analysis is paid for and started; a failure leaves nothing written.
+pub async fn complete_upgrade(
+    db: &DatabaseConnection,
+    upgrade: &PaidUpgrade,
+) -> StoreResult<UpgradeOutcome> {
+    let txn = begin_write(db).await?;
+    // The guarded update is the point where concurrent confirmations are ordered: a second
+    // one waits on the row (PostgreSQL) or the database (SQLite) and then finds it closed.
+    let closed = checkout_sessions::Entity::update_many()
+        .col_expr(
+            checkout_sessions::Column::Status,
+            Expr::value(CheckoutStatus::Paid.as_str()),
+        )
+        .col_expr(
+            checkout_sessions::Column::PaymentId,
+            Expr::value(upgrade.purchase.payment_id.clone()),
+        )
+        .col_expr(checkout_sessions::Column::CompletedAt, Expr::value(now()))
+        .filter(checkout_sessions::Column::Id.eq(&upgrade.checkout_id))
+        .filter(checkout_sessions::Column::Status.eq(CheckoutStatus::Open.as_str()))
+        .exec(&txn)
+        .await?;
+    if closed.rows_affected != 1 {
+        txn.rollback().await?;
+        return Ok(UpgradeOutcome::AlreadyClosed);
+    }
+    if grant_in(&txn, &upgrade.purchase).await? == Grant::AlreadyGranted {
+        // The payment was granted under another checkout: this one is closed, nothing more.
+        txn.commit().await?;
+        return Ok(UpgradeOutcome::AlreadyClosed);
+    }
+    let id = Uuid::new_v4();
+    let payer = Payer::own(upgrade.purchase.user_id);
+    let Spend::Spent(charge) = spend_in(&txn, payer, upgrade.cost, Some(&id.to_string())).await?
+    else {
+        txn.commit().await?;
+        return Ok(UpgradeOutcome::GrantedOnly);
+    };
+    let analysis = NewAnalysis {
+        requester_user_id: Some(payer.user_id),
+        ..upgrade.analysis.clone()
+    };
+    enqueue_in(&txn, &analysis, id, Some(&charge)).await?;
+    checkout_sessions::Entity::update_many()
+        .col_expr(checkout_sessions::Column::AnalysisId, Expr::value(id))
+        .filter(checkout_sessions::Column::Id.eq(&upgrade.checkout_id))
+        .exec(&txn)
+        .await?;
+    txn.commit().await?;
+    Ok(UpgradeOutcome::Started { analysis_id: id })
 }
 
 /// Whether a webhook event was handled before.
@@ -345,14 +433,14 @@ pub async fn extra_seats(db: &DatabaseConnection, user_id: i64) -> StoreResult<u
 /// A refund to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refund {
-    /// The processor's refund (or charge) id: a refund is applied once per id.
+    /// The processor's key for this refund (a charge and its refunded total): applied once.
     pub id: String,
     /// The refunded payment (`credit_purchases`' payment id).
     pub payment_id: String,
-    /// The amount refunded, cents.
-    pub amount_cents: i64,
-    /// Most credits to take back (what the payment granted, in proportion to the amount).
-    pub credits: Credits,
+    /// The payment's refunded total after this refund, cents (Stripe's `amount_refunded`).
+    pub refunded_total_cents: i64,
+    /// The payment's whole amount, cents.
+    pub payment_amount_cents: i64,
 }
 
 /// The outcome of [`apply_refund`].
@@ -365,31 +453,47 @@ pub enum RefundOutcome {
         /// Credits taken back: at most the refund's, never more than the balance held.
         removed: Credits,
     },
-    /// This refund was applied before; nothing changed.
+    /// This refund, or a larger refunded total of the same payment, was applied before;
+    /// nothing changed.
     AlreadyApplied,
     /// No purchase has that payment id; nothing changed.
     UnknownPayment,
 }
 
-/// Applies a refund once: records it and takes back the unspent part of its credits from the
-/// buyer's paid balance (never below zero; credits already spent stay spent), with a ledger
-/// row, in one transaction.
+/// Applies a refund once: records what it adds to the payment's refunded total and takes back
+/// the credits that part bought (`domain::checkout::refund_credits`) from the buyer's unspent
+/// paid balance (never below zero; credits already spent stay spent), with a ledger row, in
+/// one transaction. The purchase row is locked first, so two refunds of one payment are
+/// applied one after the other, each counting only what it adds.
 pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResult<RefundOutcome> {
     let at = now();
     let txn = begin_write(db).await?;
     let Some(purchase) = credit_purchases::Entity::find()
         .filter(credit_purchases::Column::StripePaymentIntentId.eq(&refund.payment_id))
+        .lock_exclusive()
         .one(&txn)
         .await?
     else {
         txn.rollback().await?;
         return Ok(RefundOutcome::UnknownPayment);
     };
+    let before: i64 = refunds::Entity::find()
+        .filter(refunds::Column::PaymentId.eq(&refund.payment_id))
+        .all(&txn)
+        .await?
+        .iter()
+        .map(|r| r.amount_cents)
+        .sum();
+    let added = refund.refunded_total_cents - before;
+    if added <= 0 {
+        txn.rollback().await?;
+        return Ok(RefundOutcome::AlreadyApplied);
+    }
     let inserted = refunds::Entity::insert(refunds::ActiveModel {
         id: Set(refund.id.clone()),
         user_id: Set(purchase.user_id),
         payment_id: Set(refund.payment_id.clone()),
-        amount_cents: Set(refund.amount_cents),
+        amount_cents: Set(added),
         credits_removed: Set(0),
         created_at: Set(at),
     })
@@ -404,6 +508,17 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
         txn.rollback().await?;
         return Ok(RefundOutcome::AlreadyApplied);
     }
+    let amount = if refund.payment_amount_cents > 0 {
+        refund.payment_amount_cents
+    } else {
+        purchase.amount_paid_cents
+    };
+    let credits = Credits::whole(refund_credits(
+        u32::try_from(purchase.credits_added).unwrap_or(0),
+        amount,
+        before,
+        refund.refunded_total_cents,
+    ));
     let mut removed = Credits::ZERO;
     if let Some(user_id) = purchase.user_id {
         // The row is locked (PostgreSQL `FOR UPDATE`; SQLite's write transaction holds the
@@ -414,7 +529,7 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
             .await?
             .map_or(0, |u| Ord::max(u.report_credits, 0));
         // Balances, ledger deltas and `credits_removed` count half credits (`Credits::halves`).
-        let take = Ord::min(balance, to_i32(refund.credits.halves())?);
+        let take = Ord::min(balance, to_i32(credits.halves())?);
         if take > 0 {
             let updated = users::Entity::update_many()
                 .col_expr(

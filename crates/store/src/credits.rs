@@ -9,6 +9,7 @@
 //! transaction as the balance change.
 
 use chrono::{DateTime, Duration, Utc};
+use domain::checkout::{SubscriptionStatus, plan_covers_reports};
 use domain::credits::Credits;
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
@@ -18,7 +19,7 @@ use sea_orm::{
 
 use crate::clock::now;
 use crate::entity::users::Column as U;
-use crate::entity::{credit_ledger, credit_purchases, users};
+use crate::entity::{credit_ledger, credit_purchases, subscriptions, users};
 use crate::{StoreError, StoreResult, begin_write};
 
 /// Which balance credits came from or went to.
@@ -28,6 +29,9 @@ pub enum CreditPool {
     Paid,
     /// The one-time trial credit; it expires.
     Trial,
+    /// A subscription with unlimited credits (`domain::checkout::plan_covers_reports`): its
+    /// spends are written to the ledger and taken from no balance.
+    Plan,
 }
 
 impl CreditPool {
@@ -36,14 +40,16 @@ impl CreditPool {
         match self {
             CreditPool::Paid => "paid",
             CreditPool::Trial => "trial",
+            CreditPool::Plan => "plan",
         }
     }
 
-    /// The users column holding this pool's balance.
-    fn column(self) -> U {
+    /// The users column holding this pool's balance (a plan has none).
+    fn column(self) -> Option<U> {
         match self {
-            CreditPool::Paid => U::ReportCredits,
-            CreditPool::Trial => U::TrialCredits,
+            CreditPool::Paid => Some(U::ReportCredits),
+            CreditPool::Trial => Some(U::TrialCredits),
+            CreditPool::Plan => None,
         }
     }
 }
@@ -76,14 +82,19 @@ pub struct Charge {
     pub trial: Credits,
     /// Taken from `paid_by`'s paid credits.
     pub paid: Credits,
-    /// Whose paid credits were used.
+    /// Covered by `paid_by`'s unlimited plan: counted, taken from no balance.
+    pub plan: Credits,
+    /// Whose paid credits (or plan) were used.
     pub paid_by: i64,
 }
 
 impl Charge {
-    /// Everything the spend took.
+    /// Everything the spend cost.
     pub fn total(&self) -> Credits {
-        self.trial.checked_add(self.paid).unwrap_or(Credits::MAX)
+        self.trial
+            .checked_add(self.paid)
+            .and_then(|c| c.checked_add(self.plan))
+            .unwrap_or(Credits::MAX)
     }
 }
 
@@ -171,7 +182,9 @@ pub async fn spend_credits(
 }
 
 /// [`spend_credits`] inside the caller's write transaction; on [`Spend::Insufficient`]
-/// nothing was changed.
+/// nothing was changed. When `payer.paid_by`'s subscription covers reports
+/// (`domain::checkout::plan_covers_reports`: Enterprise's unlimited credits, while paid for),
+/// the whole amount is the plan's: no balance changes and the ledger gets one `plan` row.
 ///
 /// The payer's rows are read `FOR UPDATE` on PostgreSQL (in id order, so an owner and a member
 /// spending at once cannot deadlock), and SQLite's write transaction already excludes other
@@ -207,6 +220,24 @@ pub(crate) async fn spend_in<C: ConnectionTrait>(
     } else {
         Credits::ZERO
     };
+    if plan_covers(txn, payer.paid_by, at).await? {
+        ledger(
+            txn,
+            payer.paid_by,
+            -halves(amount),
+            CreditPool::Plan,
+            "spend",
+            reference,
+            at,
+        )
+        .await?;
+        return Ok(Spend::Spent(Charge {
+            trial: Credits::ZERO,
+            paid: Credits::ZERO,
+            plan: amount,
+            paid_by: payer.paid_by,
+        }));
+    }
     let paid_left = stored(owner.report_credits);
     let insufficient = Spend::Insufficient {
         balance: trial_left.checked_add(paid_left).unwrap_or(Credits::MAX),
@@ -235,8 +266,34 @@ pub(crate) async fn spend_in<C: ConnectionTrait>(
     Ok(Spend::Spent(Charge {
         trial: from_trial,
         paid: from_paid,
+        plan: Credits::ZERO,
         paid_by: payer.paid_by,
     }))
+}
+
+/// Whether `user_id`'s subscription covers their reports at `at` (the rule is `domain`'s).
+pub async fn plan_covers<C: ConnectionTrait>(
+    txn: &C,
+    user_id: i64,
+    at: DateTime<Utc>,
+) -> StoreResult<bool> {
+    let Some(sub) = subscriptions::Entity::find()
+        .filter(subscriptions::Column::UserId.eq(user_id))
+        .one(txn)
+        .await?
+    else {
+        return Ok(false);
+    };
+    Ok(
+        SubscriptionStatus::parse(&sub.status).is_some_and(|status| {
+            plan_covers_reports(
+                &sub.plan_id,
+                status,
+                sub.current_period_end.timestamp(),
+                at.timestamp(),
+            )
+        }),
+    )
 }
 
 /// Gives back, inside the caller's transaction, what a spend took: the trial part to
@@ -249,20 +306,21 @@ pub(crate) async fn refund_in<C: ConnectionTrait>(
     reference: Option<&str>,
 ) -> StoreResult<()> {
     let at = now();
-    for (user, amount, column, pool) in [
-        (trial_user, charge.trial, U::TrialCredits, CreditPool::Trial),
-        (
-            charge.paid_by,
-            charge.paid,
-            U::ReportCredits,
-            CreditPool::Paid,
-        ),
+    for (user, amount, pool) in [
+        (trial_user, charge.trial, CreditPool::Trial),
+        (charge.paid_by, charge.paid, CreditPool::Paid),
+        (charge.paid_by, charge.plan, CreditPool::Plan),
     ] {
         if amount.is_zero() {
             continue;
         }
         let n = halves(amount);
-        if add_to(txn, user, column, n, at).await? {
+        // A plan's part goes back to no balance; its ledger row still says it was returned.
+        let returned = match pool.column() {
+            Some(column) => add_to(txn, user, column, n, at).await?,
+            None => user_exists(txn, user).await?,
+        };
+        if returned {
             ledger(txn, user, n, pool, "refund", reference, at).await?;
         }
     }
@@ -280,7 +338,11 @@ pub async fn refund_credits(
 ) -> StoreResult<()> {
     let at = now();
     let n = halves(amount);
-    let column = pool.column();
+    let Some(column) = pool.column() else {
+        return Err(StoreError::Conflict(
+            "a plan holds no credits to give back".into(),
+        ));
+    };
     let txn = begin_write(db).await?;
     if !add_to(&txn, user_id, column, n, at).await? {
         return Err(StoreError::NotFound);
@@ -297,6 +359,21 @@ pub async fn refund_credits(
 /// is of whole credits (`credit_purchases.credits_added` keeps whole credits, the receipt of
 /// what was bought); a fraction is refused.
 pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> StoreResult<Grant> {
+    let txn = begin_write(db).await?;
+    let grant = grant_in(&txn, purchase).await?;
+    match grant {
+        Grant::Granted => txn.commit().await?,
+        Grant::AlreadyGranted => txn.rollback().await?,
+    }
+    Ok(grant)
+}
+
+/// [`grant_purchase`] inside the caller's write transaction; on [`Grant::AlreadyGranted`]
+/// nothing was changed.
+pub(crate) async fn grant_in<C: ConnectionTrait>(
+    txn: &C,
+    purchase: &Purchase,
+) -> StoreResult<Grant> {
     let at = now();
     if !purchase.credits.halves().is_multiple_of(2) {
         return Err(StoreError::Conflict(
@@ -306,7 +383,6 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
     let bought = i32::try_from(purchase.credits.halves() / 2)
         .map_err(|_| StoreError::Conflict("credit amount too large".into()))?;
     let n = halves(purchase.credits);
-    let txn = begin_write(db).await?;
     let inserted = credit_purchases::Entity::insert(credit_purchases::ActiveModel {
         user_id: Set(Some(purchase.user_id)),
         stripe_payment_intent_id: Set(purchase.payment_id.clone()),
@@ -321,18 +397,16 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
             .do_nothing()
             .to_owned(),
     )
-    .exec_without_returning(&txn)
+    .exec_without_returning(txn)
     .await?;
     if inserted == 0 {
-        txn.rollback().await?;
         return Ok(Grant::AlreadyGranted);
     }
-    if !add_to(&txn, purchase.user_id, U::ReportCredits, n, at).await? {
-        txn.rollback().await?;
+    if !add_to(txn, purchase.user_id, U::ReportCredits, n, at).await? {
         return Err(StoreError::NotFound);
     }
     ledger(
-        &txn,
+        txn,
         purchase.user_id,
         n,
         CreditPool::Paid,
@@ -341,7 +415,6 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
         at,
     )
     .await?;
-    txn.commit().await?;
     Ok(Grant::Granted)
 }
 
@@ -454,6 +527,11 @@ pub async fn find_purchase(
         .await?)
 }
 
+/// Whether the user exists, inside the caller's transaction.
+pub(crate) async fn user_exists<C: ConnectionTrait>(db: &C, user_id: i64) -> StoreResult<bool> {
+    Ok(users::Entity::find_by_id(user_id).one(db).await?.is_some())
+}
+
 pub(crate) async fn ensure_user_exists(db: &DatabaseConnection, user_id: i64) -> StoreResult<()> {
     match users::Entity::find_by_id(user_id).one(db).await? {
         Some(_) => Ok(()),
@@ -494,7 +572,9 @@ async fn take<C: ConnectionTrait>(
     at: DateTime<Utc>,
 ) -> StoreResult<bool> {
     let n = halves(amount);
-    let column = pool.column();
+    let Some(column) = pool.column() else {
+        return Ok(false);
+    };
     let mut update = users::Entity::update_many()
         .col_expr(column, Expr::col(column).sub(n))
         .col_expr(U::UpdatedAt, Expr::value(at))

@@ -123,6 +123,7 @@ fn charge_of(row: &analysis_jobs::Model) -> Option<Charge> {
     let charge = Charge {
         trial: stored(row.trial_charge),
         paid: stored(row.paid_charge),
+        plan: stored(row.plan_charge),
         paid_by: row
             .charged_user_id
             .or(row.requester_user_id)
@@ -317,7 +318,7 @@ pub async fn enqueue_paid_analysis(
     }
 }
 
-async fn enqueue_in<T: ConnectionTrait>(
+pub(crate) async fn enqueue_in<T: ConnectionTrait>(
     txn: &T,
     analysis: &NewAnalysis,
     id: Uuid,
@@ -349,6 +350,7 @@ async fn enqueue_in<T: ConnectionTrait>(
         result_id: Set(None),
         trial_charge: Set(charge.map_or(0, |c| crate::credits::halves(c.trial))),
         paid_charge: Set(charge.map_or(0, |c| crate::credits::halves(c.paid))),
+        plan_charge: Set(charge.map_or(0, |c| crate::credits::halves(c.plan))),
         charged_user_id: Set(charge.map(|c| c.paid_by)),
         credits_refunded_at: Set(None),
     };

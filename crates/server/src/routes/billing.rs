@@ -62,9 +62,7 @@ async fn pay_test_checkout(
     current: CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<Json<CheckoutView>> {
-    Ok(Json(
-        billing::test_payment(&state.db, &state.payments, &current.user, &id, true).await?,
-    ))
+    test_checkout(&state, &current, &id, true).await
 }
 
 async fn decline_test_checkout(
@@ -72,9 +70,26 @@ async fn decline_test_checkout(
     current: CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<Json<CheckoutView>> {
-    Ok(Json(
-        billing::test_payment(&state.db, &state.payments, &current.user, &id, false).await?,
-    ))
+    test_checkout(&state, &current, &id, false).await
+}
+
+/// The test page's pay (`pay`) or decline button.
+async fn test_checkout(
+    state: &AppState,
+    current: &CurrentUser,
+    id: &str,
+    pay: bool,
+) -> AppResult<Json<CheckoutView>> {
+    let view = billing::test_payment(
+        &state.db,
+        &state.hub,
+        &state.payments,
+        &current.user,
+        id,
+        pay,
+    )
+    .await?;
+    Ok(Json(view))
 }
 
 /// The purchase a test refund names.
@@ -89,7 +104,14 @@ async fn refund_test_payment(
     current: CurrentUser,
     ApiJson(body): ApiJson<RefundBody>,
 ) -> AppResult<Json<BillingOverview>> {
-    billing::test_refund(&state.db, &state.payments, &current.user, &body.payment_id).await?;
+    billing::test_refund(
+        &state.db,
+        &state.hub,
+        &state.payments,
+        &current.user,
+        &body.payment_id,
+    )
+    .await?;
     Ok(Json(
         billing::overview(&state.db, &state.payments, &current.user).await?,
     ))
@@ -99,7 +121,7 @@ async fn renew_test_subscription(
     State(state): State<AppState>,
     current: CurrentUser,
 ) -> AppResult<Json<BillingOverview>> {
-    billing::test_renewal(&state.db, &state.payments, &current.user).await?;
+    billing::test_renewal(&state.db, &state.hub, &state.payments, &current.user).await?;
     Ok(Json(
         billing::overview(&state.db, &state.payments, &current.user).await?,
     ))

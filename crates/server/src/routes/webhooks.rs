@@ -37,7 +37,7 @@ async fn stripe_webhook(
     let signature = headers
         .get("stripe-signature")
         .and_then(|v| v.to_str().ok());
-    let applied = webhook::handle(&state.db, secret, &body, signature).await?;
+    let applied = webhook::handle(&state.db, &state.hub, secret, &body, signature).await?;
     Ok(Json(json!({
         "received": true,
         "duplicate": applied == Applied::Duplicate,

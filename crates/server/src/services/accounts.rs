@@ -692,6 +692,7 @@ pub async fn account_view(
         trial_credits: own.trial,
         trial_expires_at: rfc3339(own.trial_expires_at),
         plan: owner.subscription_plan.clone(),
+        unlimited_reports: store::credits::plan_covers(db, owner.id, at).await?,
         seats: crate::services::teams::team_seats(db, &owner).await?,
         team,
         has_password: user.password_hash.is_some(),

@@ -58,6 +58,8 @@ pub struct Model {
     pub charged_user_id: Option<i64>,
     /// The `credits_refunded_at` column: when a failed paid analysis gave its credits back.
     pub credits_refunded_at: Option<DateTimeUtc>,
+    /// The `plan_charge` column: half credits `charged_user_id`'s unlimited plan covered.
+    pub plan_charge: i32,
 }
 
 /// No relations are declared: repository functions join explicitly.

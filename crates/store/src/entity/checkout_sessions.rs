@@ -40,6 +40,8 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     /// The `completed_at` column.
     pub completed_at: Option<DateTimeUtc>,
+    /// The `analysis_id` column: the paid analysis an upgrade's payment started.
+    pub analysis_id: Option<Uuid>,
 }
 
 /// No relations are declared: repository functions join explicitly.

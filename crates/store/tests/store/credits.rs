@@ -37,6 +37,7 @@ fn paid(user: i64, credits: Credits) -> Spend {
     Spend::Spent(Charge {
         trial: Credits::ZERO,
         paid: credits,
+        plan: Credits::ZERO,
         paid_by: user,
     })
 }
@@ -335,6 +336,7 @@ both!(
             Spend::Spent(Charge {
                 trial: Credits::HALF,
                 paid: Credits::ZERO,
+                plan: Credits::ZERO,
                 paid_by: id
             })
         );
@@ -344,6 +346,7 @@ both!(
             Spend::Spent(Charge {
                 trial: Credits::HALF,
                 paid: Credits::HALF,
+                plan: Credits::ZERO,
                 paid_by: id
             })
         );

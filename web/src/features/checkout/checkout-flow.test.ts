@@ -19,6 +19,7 @@ const view = (over: Partial<CheckoutView>): CheckoutView => ({
   url: null,
   interval: null,
   failureMessage: "Error starting purchase. Please try again.",
+  analysisId: null,
   ...over,
 });
 
@@ -59,12 +60,16 @@ describe("after the payment", () => {
     });
   });
 
-  it("starts the paid report of an upgrade, thanks a subscriber, shows credits otherwise", () => {
-    expect(afterPayment(view({ status: "paid", kind: "upgrade", url: "https://example.com/", reportType: "standard" }))).toEqual({
-      kind: "analyze",
+  it("follows the paid report an upgrade's payment started, thanks a subscriber, shows credits otherwise", () => {
+    const upgrade = { status: "paid", kind: "upgrade", url: "https://example.com/", reportType: "standard" } as const;
+    expect(afterPayment(view({ ...upgrade, analysisId: "a-1" }))).toEqual({
+      kind: "follow",
       url: "https://example.com/",
       reportType: "standard",
+      analysisId: "a-1",
     });
+    // No analysis was started (the credit could not be spent): the credit stays and is shown.
+    expect(afterPayment(view(upgrade))).toEqual({ kind: "done" });
     expect(afterPayment(view({ status: "paid", kind: "plan" }))).toEqual({ kind: "thank-you" });
     expect(afterPayment(view({ status: "paid" }))).toEqual({ kind: "done" });
   });

@@ -26,19 +26,21 @@ export function checkoutQueryFrom(search: URLSearchParams): CheckoutQuery {
 export type AfterPayment =
   | { kind: "wait" }
   | { kind: "failed"; message: string }
-  | { kind: "analyze"; url: string; reportType: ReportType }
+  | { kind: "follow"; url: string; reportType: ReportType; analysisId: string }
   | { kind: "thank-you" }
   | { kind: "done" };
 
 /**
  * After the payment: keep waiting while open (Stripe's webhook may arrive after the buyer),
- * show the spec's alert when declined or expired, start the paid report of an upgrade, send a
- * new subscriber to /thank-you, else show the credits.
+ * show the spec's alert when declined or expired, follow the paid report an upgrade's payment
+ * started on the server, send a new subscriber to /thank-you, else show the credits (an
+ * upgrade whose report could not start keeps its credit).
  */
 export function afterPayment(view: CheckoutView): AfterPayment {
   if (view.status === "open") return { kind: "wait" };
   if (view.status !== "paid") return { kind: "failed", message: view.failureMessage };
-  if (view.kind === "upgrade" && view.url && view.reportType) return { kind: "analyze", url: view.url, reportType: view.reportType };
+  if (view.kind === "upgrade" && view.url && view.reportType && view.analysisId)
+    return { kind: "follow", url: view.url, reportType: view.reportType, analysisId: view.analysisId };
   if (view.kind === "plan") return { kind: "thank-you" };
   return { kind: "done" };
 }

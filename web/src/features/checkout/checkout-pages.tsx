@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { CheckCircle2, CreditCard, FlaskConical, Lock, XCircle } from "lucide-react";
@@ -30,10 +30,8 @@ import {
   startCheckout,
   type CheckoutView,
 } from "../../api/billing";
-import { requestAnalysis } from "../../api/analyze";
 import { toast } from "../../lib/toast";
 import { afterPayment, checkoutQueryFrom, type AfterPayment } from "./checkout-flow";
-import { resultsPath } from "../../lib/results-path";
 
 /** Every checkout page: a header that says who takes the payment (test payments are labelled as such). */
 function CheckoutShell({ title, children }: { title: string; children: ReactNode }) {
@@ -296,8 +294,9 @@ export function PaymentPage() {
 
 /**
  * /payment-success?session=: waits for the payment's confirmation (a webhook may arrive after the
- * buyer), then shows the credits; an upgrade starts its paid report at once and follows it on
- * /analyzing to the paid results; a new subscription goes on to /thank-you.
+ * buyer), then shows the credits; an upgrade's payment started its professional report on the
+ * server (once per checkout), which this page follows on /analyzing to the paid results, so a
+ * reload never starts or pays for another; a new subscription goes on to /thank-you.
  */
 export function PaymentSuccessPage() {
   const [search] = useSearchParams();
@@ -305,25 +304,13 @@ export function PaymentSuccessPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const q = useCheckout(id, true);
-  const [analyzeError, setAnalyzeError] = useState<string | null>(null);
-  const started = useRef(false);
   const next = useMemo((): AfterPayment => (q.data ? afterPayment(q.data) : { kind: "wait" }), [q.data]);
   useEffect(() => {
-    if (next.kind === "done" || next.kind === "thank-you" || next.kind === "analyze") void qc.invalidateQueries({ queryKey: ["account"] });
+    // The payment granted credits (and an upgrade spent them): the header's balance is read again.
+    if (next.kind !== "wait" && next.kind !== "failed") void qc.invalidateQueries({ queryKey: ["account"] });
     if (next.kind === "thank-you") void navigate(`/thank-you?session=${encodeURIComponent(id ?? "")}`, { replace: true });
-    if (next.kind !== "analyze" || started.current) return;
-    started.current = true;
-    const { url, reportType } = next;
-    requestAnalysis(url, undefined, reportType).then(
-      (outcome) => {
-        // The report's credits were spent: the header's balance is read again.
-        void qc.invalidateQueries({ queryKey: ["account"] });
-        if (outcome.kind === "result") void navigate(resultsPath(outcome.id, { paid: true, type: reportType }), { replace: true });
-        // Otherwise the id and type go into the address, so a reload follows this analysis and never pays again.
-        else void navigate(`/analyzing?url=${encodeURIComponent(url)}&type=${reportType}&analysis=${encodeURIComponent(outcome.analysisId)}`, { replace: true });
-      },
-      (e: unknown) => setAnalyzeError(e instanceof Error ? e.message : String(e)),
-    );
+    if (next.kind === "follow")
+      void navigate(`/analyzing?url=${encodeURIComponent(next.url)}&type=${next.reportType}&analysis=${encodeURIComponent(next.analysisId)}`, { replace: true });
   }, [next, id, navigate, qc]);
   useEffect(() => {
     if (next.kind === "done") toast({ title: purchaseCompleteTitle(), description: "Your credits are ready to use.", variant: "success" });
@@ -335,10 +322,9 @@ export function PaymentSuccessPage() {
         <div role="status" className="flex items-center gap-3"><Spinner className="size-6" /> Confirming your payment...</div>
       )}
       {next.kind === "failed" && <Alert variant="destructive"><XCircle aria-hidden="true" /><p>{next.message}</p></Alert>}
-      {next.kind === "analyze" && !analyzeError && (
+      {next.kind === "follow" && (
         <div role="status" className="flex items-center gap-3"><Spinner className="size-6" /> {purchaseCompleteTitle()} Starting your professional report...</div>
       )}
-      {analyzeError && <Alert variant="destructive"><XCircle aria-hidden="true" /><p>{analyzeError} Your credit is kept: run the report from your dashboard.</p></Alert>}
       {next.kind === "done" && q.data && (
         <Alert variant="success">
           <CheckCircle2 aria-hidden="true" />
@@ -348,7 +334,7 @@ export function PaymentSuccessPage() {
           </div>
         </Alert>
       )}
-      {(next.kind === "done" || analyzeError) && <Button asChild><Link to="/dashboard">Go to your dashboard</Link></Button>}
+      {next.kind === "done" && <Button asChild><Link to="/dashboard">Go to your dashboard</Link></Button>}
     </CheckoutShell>
   );
 }

@@ -16,6 +16,7 @@ const account = (over: Partial<Account>): Account => ({
   paidCredits: 0,
   trialCredits: 0,
   trialExpiresAt: null,
+  unlimitedReports: false,
   plan: "business",
   seats: 3,
   team: null,

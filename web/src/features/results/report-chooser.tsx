@@ -8,18 +8,21 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } 
 import { Spinner } from "../../components/ui/spinner";
 import { requestAnalysis, AnalyzeError } from "../../api/analyze";
 import { toast } from "../../lib/toast";
+import { useSession } from "../../lib/session";
 
 /**
  * For a signed-in user with credits: choose Basic, Standard or Premium (names, pages and prices
  * from the domain rules, docs/PRODUCT.md §9.2) and start that report of `url` at once, paid with
  * the account's credits; the server spends them and answers 402 when they fall short. A type
- * the balance does not cover is shown, disabled, with a link to buy credits.
+ * the balance does not cover is shown, disabled, with a link to buy credits, unless the
+ * account's plan covers every report (the server says so: `unlimitedReports`).
  */
 export function ReportChooser({ url, balance, children }: { url: string; balance: number; children: ReactNode }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState<ReportType | null>(null);
+  const unlimited = useSession().account?.unlimitedReports ?? false;
   const start = async (type: ReportType) => {
     setPending(type);
     try {
@@ -50,11 +53,11 @@ export function ReportChooser({ url, balance, children }: { url: string; balance
       <DialogContent>
         <DialogTitle className="text-lg font-semibold">Choose your report</DialogTitle>
         <DialogDescription>
-          You have {creditsLabel(balance)}. The report of {url} starts as soon as you choose.
+          {unlimited ? "Your plan covers every report." : `You have ${creditsLabel(balance)}.`} The report of {url} starts as soon as you choose.
         </DialogDescription>
         <ul className="grid gap-3">
           {reportTypes().map((t) => {
-            const affordable = t.credits <= balance;
+            const affordable = unlimited || t.credits <= balance;
             return (
               <li key={t.reportType} className="flex flex-col gap-3 rounded-xl border border-border p-4 sm:flex-row sm:items-center sm:justify-between">
                 <div>

@@ -187,9 +187,11 @@ export function Report({ report, sample = false }: { report: AnalysisReport; sam
   const paid = report.paid;
   const [params, setParams] = useSearchParams();
   const session = useSession();
-  // A signed-in user with credits chooses a paid report here; everyone else goes to checkout.
+  // A signed-in user with credits (or a plan that covers reports) chooses a paid report here;
+  // everyone else goes to checkout.
   const balance = session.account ? session.account.paidCredits + session.account.trialCredits : 0;
-  const canBuyWithCredits = session.signedIn && balance >= Math.min(...reportTypes().map((t) => t.credits));
+  const canBuyWithCredits =
+    session.signedIn && (session.account?.unlimitedReports === true || balance >= Math.min(...reportTypes().map((t) => t.credits)));
   const tabParam = params.get("tab");
   const tab: Tab = (tabs as readonly string[]).includes(tabParam ?? "") ? (tabParam as Tab) : "seo";
   const setTab = (t: string) => {

@@ -20,16 +20,24 @@ use domain::checkout::{
     self as rules, BillingInterval, BillingOverview, CheckoutKind, CheckoutQuery, CheckoutView,
     PaymentMode, PlanAction, PurchaseView, StartedCheckout, SubscriptionStatus, SubscriptionView,
 };
+use domain::commerce::report_cost;
 use domain::credits::Credits;
 use domain::report::ReportType;
-use store::billing::{CheckoutStatus, NewCheckout, Refund, RefundOutcome, SubscriptionState};
+use domain::site_url::SiteUrl;
+use store::billing::{
+    CheckoutStatus, NewCheckout, PaidUpgrade, Refund, RefundOutcome, SubscriptionState,
+    UpgradeOutcome,
+};
 use store::credits::{Grant, Purchase};
 use store::entity::{checkout_sessions, users};
+use store::jobs::NewAnalysis;
 use store::{DatabaseConnection, StoreError};
 
+use self::stripe::PlanChange;
 pub use provider::PaymentProvider;
 
 use crate::services::accounts::{AccountError, team_context};
+use crate::services::hub::Hub;
 
 /// Why a billing request failed.
 #[derive(Debug, thiserror::Error)]
@@ -98,9 +106,13 @@ pub async fn start_checkout(
 ) -> Result<StartedCheckout, BillingError> {
     let item = rules::resolve_checkout(query).map_err(|e| BillingError::Invalid(e.0))?;
     let account = billing_account(db, user).await?;
-    if item.kind == CheckoutKind::Plan
-        && let Some(sub) = store::billing::get_subscription(db, account.id).await?
-        && sub.status != SubscriptionStatus::Canceled.as_str()
+    let live = match item.kind {
+        CheckoutKind::Plan => store::billing::get_subscription(db, account.id)
+            .await?
+            .filter(|s| s.status != SubscriptionStatus::Canceled.as_str()),
+        _ => None,
+    };
+    if let Some(sub) = &live
         && sub.plan_id == item.package_id
         && sub.billing_interval == item.interval.map_or("", |i| i.as_str())
         && u32::try_from(sub.extra_seats).ok() == Some(item.extra_seats)
@@ -127,6 +139,17 @@ pub async fn start_checkout(
         },
     )
     .await?;
+    if let Some(sub) = &live
+        && change_plan(db, provider, sub, &item).await?
+    {
+        store::billing::close_checkout(db, &id, CheckoutStatus::Paid, None).await?;
+        return Ok(StartedCheckout {
+            url: format!("/thank-you?session={id}"),
+            id,
+            mode: provider.mode(),
+            item,
+        });
+    }
     let url = provider.payment_page(db, &account, &row, &item).await?;
     Ok(StartedCheckout {
         id,
@@ -134,6 +157,40 @@ pub async fn start_checkout(
         mode: provider.mode(),
         item,
     })
+}
+
+/// A subscriber's change of plan, interval or seats with Stripe: the live subscription is
+/// changed in place (its item replaced, prorated by Stripe) rather than a second one started,
+/// and the new plan applied here at once (Stripe's `customer.subscription.updated` then
+/// carries the same plan in its metadata). `false` when the provider pays plan changes on a
+/// payment page instead (test-payment mode).
+async fn change_plan(
+    db: &DatabaseConnection,
+    provider: &PaymentProvider,
+    sub: &store::entity::subscriptions::Model,
+    item: &rules::CheckoutItem,
+) -> Result<bool, BillingError> {
+    let (Some(stripe_id), Some(interval)) = (&sub.stripe_subscription_id, item.interval) else {
+        return Ok(false);
+    };
+    let changed = provider
+        .change_plan(
+            stripe_id,
+            &PlanChange {
+                plan_id: &item.package_id,
+                interval,
+                extra_seats: item.extra_seats,
+                amount_cents: item.amount_cents,
+                name: &item.name,
+            },
+        )
+        .await?;
+    if changed {
+        let status = SubscriptionStatus::parse(&sub.status).unwrap_or(SubscriptionStatus::Active);
+        let plan = (item.package_id.clone(), interval, item.extra_seats);
+        subscription_updated(db, stripe_id, status, Some(&plan), None, None).await?;
+    }
+    Ok(changed)
 }
 
 fn kind_name(kind: CheckoutKind) -> &'static str {
@@ -185,6 +242,7 @@ pub async fn checkout_view(
         report_type: row.report_type.as_deref().and_then(ReportType::parse),
         url: row.url,
         interval: row.billing_interval,
+        analysis_id: row.analysis_id.map(|id| id.to_string()),
     })
 }
 
@@ -256,13 +314,16 @@ pub enum BillingEvent {
         /// When the processor created the event.
         at: Option<DateTime<Utc>>,
     },
-    /// A payment was refunded: its unspent credits are taken back.
+    /// A payment was refunded: the unspent credits its refunded part bought are taken back.
     Refunded {
         /// The refund's key (one application per key).
         refund_id: String,
-        /// The refunded payment.
+        /// The refunded payment (Stripe's payment intent).
         payment_id: String,
-        /// Refunded, cents.
+        /// The invoice the payment paid, for a subscription's charge (its credits were
+        /// granted under the invoice).
+        invoice: Option<String>,
+        /// The payment's refunded total so far, cents (cumulative, as Stripe reports it).
         amount_refunded: i64,
         /// The payment's whole amount, cents.
         amount: i64,
@@ -304,6 +365,7 @@ pub enum Applied {
 /// payment, checkout, refund or event time), so concurrent deliveries of one event grant once.
 pub async fn apply_event(
     db: &DatabaseConnection,
+    hub: &Hub,
     event_id: &str,
     event: &BillingEvent,
 ) -> Result<Applied, BillingError> {
@@ -320,6 +382,7 @@ pub async fn apply_event(
         } => {
             checkout_completed(
                 db,
+                hub,
                 checkout_id,
                 payment_id,
                 *amount_cents,
@@ -376,9 +439,15 @@ pub async fn apply_event(
         BillingEvent::Refunded {
             refund_id,
             payment_id,
+            invoice,
             amount_refunded,
             amount,
-        } => refunded(db, refund_id, payment_id, *amount_refunded, *amount).await?,
+        } => {
+            let payments: Vec<&str> = std::iter::once(payment_id.as_str())
+                .chain(invoice.as_deref())
+                .collect();
+            refunded(db, refund_id, &payments, *amount_refunded, *amount).await?
+        }
         BillingEvent::Ignored => Applied::Skipped,
     };
     store::billing::record_event(db, event_id, event.kind()).await?;
@@ -387,6 +456,7 @@ pub async fn apply_event(
 
 async fn checkout_completed(
     db: &DatabaseConnection,
+    hub: &Hub,
     checkout_id: &str,
     payment_id: &str,
     amount_cents: i64,
@@ -406,20 +476,12 @@ async fn checkout_completed(
         );
         return Ok(Applied::Skipped);
     }
-    let granted = if kind_of(&row) == CheckoutKind::Plan {
+    let granted = if kind_of(&row) == CheckoutKind::Upgrade {
+        return start_upgrade(db, hub, &row, payment_id).await;
+    } else if kind_of(&row) == CheckoutKind::Plan {
         start_subscription(db, &row, payment_id, customer, subscription).await?
     } else {
-        let grant = store::credits::grant_purchase(
-            db,
-            &Purchase {
-                user_id: row.user_id,
-                payment_id: payment_id.to_owned(),
-                credits: Credits::whole(u32::try_from(row.credits.unwrap_or(0)).unwrap_or(0)),
-                amount_paid_cents: row.amount_cents,
-                package_type: row.package_id.clone(),
-            },
-        )
-        .await?;
+        let grant = store::credits::grant_purchase(db, &purchase_of(&row, payment_id)).await?;
         grant == Grant::Granted
     };
     let closed =
@@ -430,6 +492,67 @@ async fn checkout_completed(
     } else {
         Applied::Duplicate
     })
+}
+
+/// An upgrade's payment: its credit granted and spent on the professional report of its site,
+/// and that analysis queued, once per checkout ([`store::billing::complete_upgrade`]); the
+/// buyer's pages follow the analysis the checkout names, so a reload never pays twice.
+async fn start_upgrade(
+    db: &DatabaseConnection,
+    hub: &Hub,
+    row: &checkout_sessions::Model,
+    payment_id: &str,
+) -> Result<Applied, BillingError> {
+    let report_type = row.report_type.as_deref().and_then(ReportType::parse);
+    let site = row.url.as_deref().map(SiteUrl::parse);
+    let (Some(report_type), Some(Ok(site))) = (report_type, site) else {
+        // Written by `start_checkout` from `domain`'s upgrade item, so never missing; granted
+        // as credits all the same, so the buyer keeps what they paid for.
+        tracing::error!(checkout_id = %row.id, "upgrade checkout without a report: credits granted");
+        let grant = store::credits::grant_purchase(db, &purchase_of(row, payment_id)).await?;
+        store::billing::close_checkout(db, &row.id, CheckoutStatus::Paid, Some(payment_id)).await?;
+        return Ok(if grant == Grant::Granted {
+            Applied::Done
+        } else {
+            Applied::Duplicate
+        });
+    };
+    let outcome = store::billing::complete_upgrade(
+        db,
+        &PaidUpgrade {
+            checkout_id: row.id.clone(),
+            purchase: purchase_of(row, payment_id),
+            cost: report_cost(report_type),
+            analysis: NewAnalysis {
+                url: site.to_string(),
+                canonical_url: site.to_string(),
+                report_type,
+                requested_pages: report_type.pages(),
+                requester_user_id: Some(row.user_id),
+                requester_ip: None,
+            },
+        },
+    )
+    .await?;
+    Ok(match outcome {
+        UpgradeOutcome::Started { .. } => {
+            hub.job_queued().await;
+            Applied::Done
+        }
+        UpgradeOutcome::GrantedOnly => Applied::Done,
+        UpgradeOutcome::AlreadyClosed => Applied::Duplicate,
+    })
+}
+
+/// The credits a pack, custom amount or upgrade checkout's payment grants.
+fn purchase_of(row: &checkout_sessions::Model, payment_id: &str) -> Purchase {
+    Purchase {
+        user_id: row.user_id,
+        payment_id: payment_id.to_owned(),
+        credits: Credits::whole(u32::try_from(row.credits.unwrap_or(0)).unwrap_or(0)),
+        amount_paid_cents: row.amount_cents,
+        package_type: row.package_id.clone(),
+    }
 }
 
 /// The end of a period of `interval` starting at `start`.
@@ -621,29 +744,33 @@ async fn subscription_updated(
 async fn refunded(
     db: &DatabaseConnection,
     refund_id: &str,
-    payment_id: &str,
-    amount_refunded: i64,
+    payments: &[&str],
+    refunded_total: i64,
     amount: i64,
 ) -> Result<Applied, BillingError> {
-    let Some(purchase) = store::credits::find_purchase(db, payment_id).await? else {
-        tracing::warn!(%payment_id, "refund of an unknown payment: no credits taken back");
+    // A pack's credits were granted under its payment intent, a plan's under the invoice the
+    // charge paid: the first of them that was granted is the one refunded.
+    let mut purchase = None;
+    for id in payments {
+        if let Some(p) = store::credits::find_purchase(db, id).await? {
+            purchase = Some(p);
+            break;
+        }
+    }
+    let Some(purchase) = purchase else {
+        tracing::warn!(
+            ?payments,
+            "refund of an unknown payment: no credits taken back"
+        );
         return Ok(Applied::Skipped);
-    };
-    // A partial refund takes back the same share of the credits, rounded up: a refunded
-    // credit is never left to spend.
-    let granted = i64::from(purchase.credits_added.max(0));
-    let credits = if amount <= 0 || amount_refunded >= amount {
-        granted
-    } else {
-        (granted * amount_refunded.max(0) + amount - 1) / amount
     };
     let outcome = store::billing::apply_refund(
         db,
         &Refund {
             id: refund_id.to_owned(),
-            payment_id: payment_id.to_owned(),
-            amount_cents: amount_refunded,
-            credits: Credits::whole(u32::try_from(credits).unwrap_or(0)),
+            payment_id: purchase.stripe_payment_intent_id,
+            refunded_total_cents: refunded_total,
+            payment_amount_cents: amount,
         },
     )
     .await?;
@@ -658,6 +785,7 @@ async fn refunded(
 /// Stripe's webhook would. Only in test-payment mode; only the buyer's own checkout.
 pub async fn test_payment(
     db: &DatabaseConnection,
+    hub: &Hub,
     provider: &PaymentProvider,
     user: &users::Model,
     checkout_id: &str,
@@ -691,7 +819,7 @@ pub async fn test_payment(
         }
     };
     let event_id = format!("evt_test_{}_{short}", if pay { "paid" } else { "declined" });
-    apply_event(db, &event_id, &event).await?;
+    apply_event(db, hub, &event_id, &event).await?;
     checkout_view(db, user, checkout_id).await
 }
 
@@ -707,6 +835,7 @@ fn require_test_mode(provider: &PaymentProvider) -> Result<(), BillingError> {
 /// purchases through [`apply_event`], as Stripe's `charge.refunded` would.
 pub async fn test_refund(
     db: &DatabaseConnection,
+    hub: &Hub,
     provider: &PaymentProvider,
     user: &users::Model,
     payment_id: &str,
@@ -720,10 +849,11 @@ pub async fn test_refund(
     let event = BillingEvent::Refunded {
         refund_id: format!("re_test_{payment_id}"),
         payment_id: payment_id.to_owned(),
+        invoice: None,
         amount_refunded: purchase.amount_paid_cents,
         amount: purchase.amount_paid_cents,
     };
-    apply_event(db, &format!("evt_test_refund_{payment_id}"), &event).await?;
+    apply_event(db, hub, &format!("evt_test_refund_{payment_id}"), &event).await?;
     Ok(())
 }
 
@@ -731,6 +861,7 @@ pub async fn test_refund(
 /// paid, through [`apply_event`], as Stripe's `invoice.paid` would.
 pub async fn test_renewal(
     db: &DatabaseConnection,
+    hub: &Hub,
     provider: &PaymentProvider,
     user: &users::Model,
 ) -> Result<(), BillingError> {
@@ -748,7 +879,7 @@ pub async fn test_renewal(
         period_start: start,
         period_end: period_end(start, interval),
     };
-    apply_event(db, &format!("evt_{invoice}"), &event).await?;
+    apply_event(db, hub, &format!("evt_{invoice}"), &event).await?;
     Ok(())
 }
 

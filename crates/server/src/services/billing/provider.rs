@@ -7,15 +7,16 @@ use store::DatabaseConnection;
 use store::entity::{checkout_sessions, users};
 
 use super::BillingError;
-use super::stripe::StripeApi;
+use super::stripe::{PlanChange, StripeApi};
 
 /// Who takes payments.
 #[derive(Clone)]
 pub enum PaymentProvider {
     /// Test payments: no money moves; pages say so.
     Test,
-    /// Stripe Checkout and its signed webhooks.
-    Stripe(StripeApi),
+    /// Stripe Checkout and its signed webhooks (boxed: the client is large, and test mode
+    /// carries nothing).
+    Stripe(Box<StripeApi>),
 }
 
 impl PaymentProvider {
@@ -23,7 +24,7 @@ impl PaymentProvider {
     pub fn from_config(config: &crate::config::Config) -> Self {
         match &config.stripe {
             Some(stripe) => {
-                PaymentProvider::Stripe(StripeApi::new(stripe, &config.public_origin()))
+                PaymentProvider::Stripe(Box::new(StripeApi::new(stripe, &config.public_origin())))
             }
             None => PaymentProvider::Test,
         }
@@ -60,6 +61,23 @@ impl PaymentProvider {
                 let (reference, url) = api.create_checkout_session(db, account, row, item).await?;
                 store::billing::set_provider_ref(db, &row.id, &reference).await?;
                 Ok(url)
+            }
+        }
+    }
+
+    /// Moves a Stripe subscription to another plan in place (its item replaced, prorated);
+    /// `false` in test-payment mode, where a plan change is paid on the test page like a new
+    /// plan.
+    pub async fn change_plan(
+        &self,
+        subscription: &str,
+        change: &PlanChange<'_>,
+    ) -> Result<bool, BillingError> {
+        match self {
+            PaymentProvider::Test => Ok(false),
+            PaymentProvider::Stripe(api) => {
+                api.change_plan(subscription, change).await?;
+                Ok(true)
             }
         }
     }

@@ -16,6 +16,7 @@ use store::DatabaseConnection;
 use store::billing::CheckoutStatus;
 
 use super::{Applied, BillingError, BillingEvent, apply_event};
+use crate::services::hub::Hub;
 
 /// How far a signature's timestamp may be from now, seconds (Stripe's libraries' default).
 pub const TOLERANCE_SECS: i64 = 300;
@@ -96,6 +97,7 @@ fn hex_decode(s: &str) -> Result<Vec<u8>, ()> {
 /// client error; a verified event of a kind we do not act on is acknowledged.
 pub async fn handle(
     db: &DatabaseConnection,
+    hub: &Hub,
     secret: &str,
     payload: &[u8],
     signature: Option<&str>,
@@ -112,7 +114,7 @@ pub async fn handle(
         return Err(BillingError::Invalid("the event has no id".to_owned()));
     };
     let parsed = parse_event(&event);
-    apply_event(db, id, &parsed).await
+    apply_event(db, hub, id, &parsed).await
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -234,17 +236,24 @@ pub fn parse_event(event: &Value) -> BillingEvent {
             None => BillingEvent::Ignored,
         },
         "charge.refunded" => {
-            let (Some(charge), Some(payment_id)) =
-                (text(&object["id"]), text(&object["payment_intent"]))
+            let Some(charge) = text(&object["id"]) else {
+                return BillingEvent::Ignored;
+            };
+            // A subscription's charge names its invoice (older API versions put it on the
+            // charge); a charge without a payment intent is known by its invoice alone.
+            let invoice = text(&object["invoice"]);
+            let Some(payment_id) = text(&object["payment_intent"]).or_else(|| invoice.clone())
             else {
                 return BillingEvent::Ignored;
             };
+            // Stripe's `amount_refunded` is the charge's running total.
             let refunded = object["amount_refunded"].as_i64().unwrap_or(0);
             BillingEvent::Refunded {
                 // One application per charge and refunded total: a second partial refund of
-                // the same charge is a new total, so a new key.
+                // the same charge is a new total, so a new key, and counts what it adds.
                 refund_id: format!("{charge}:{refunded}"),
                 payment_id,
+                invoice,
                 amount_refunded: refunded,
                 amount: object["amount"].as_i64().unwrap_or(0),
             }

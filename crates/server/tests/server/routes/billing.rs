@@ -42,6 +42,15 @@ fn stripe_config(db: &TestDb, api_base: &str) -> server::Config {
     c
 }
 
+/// A new account signed in on its own browser, and its id.
+async fn signed_up<'a>(web: &'a Web, email: &str, username: &str) -> (Browser<'a>, i64) {
+    let mut browser = Browser::new(web);
+    let id = browser.sign_up(email, username).await.json["account"]["id"]
+        .as_i64()
+        .expect("id");
+    (browser, id)
+}
+
 async fn credits(b: &mut Browser<'_>) -> i64 {
     let account = b.get("/api/account").await;
     assert_eq!(account.status, 200, "{}", account.json);
@@ -285,6 +294,21 @@ async fn deliver_raw(web: &Web, body: &str, signature: &str) -> Answer {
     }
 }
 
+/// Delivers every event at once, each signed now, and expects each to be accepted.
+async fn deliver_at_once(base: &str, events: Vec<Value>) {
+    let web = Arc::new(Web::at(base.to_owned()));
+    let deliveries: Vec<_> = events
+        .into_iter()
+        .map(|event| {
+            let web = web.clone();
+            tokio::spawn(async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status })
+        })
+        .collect();
+    for d in deliveries {
+        assert_eq!(d.await.expect("delivery task"), 200);
+    }
+}
+
 fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
@@ -349,10 +373,7 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         let ready = app.get("/readyz").await;
         assert_eq!(ready.json["payments"], "stripe");
         let store_db = app.running.db.clone();
-        let mut buyer = Browser::new(&app.web);
-        let user_id = buyer.sign_up("payer@example.com", "payer").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut buyer, user_id) = signed_up(&app.web, "payer@example.com", "payer").await;
         let chk = stripe_checkout(&store_db, user_id, "credit-20", 20, 7000, "pack").await;
         let event = session_completed("evt_1", &chk, "pi_1", 7000);
         let body = event.to_string();
@@ -376,17 +397,7 @@ async fn stripe_webhooks_are_verified_and_grant_at_most_once() {
         assert_eq!(credits(&mut buyer).await, 0);
 
         // The same event delivered ten times at once grants once.
-        let web = Arc::new(Web::at(app.base.clone()));
-        let deliveries: Vec<_> = (0..10)
-            .map(|_| {
-                let web = web.clone();
-                let event = event.clone();
-                tokio::spawn(async move { deliver(&web, &event, WEBHOOK_SECRET, now()).await.status })
-            })
-            .collect();
-        for d in deliveries {
-            assert_eq!(d.await.expect("delivery task"), 200);
-        }
+        deliver_at_once(&app.base, vec![event.clone(); 10]).await;
         assert_eq!(credits(&mut buyer).await, 20);
         // A replay of the accepted delivery, with its own valid signature, is a duplicate.
         let replay = deliver_raw(&app.web, &body, &good).await;
@@ -471,10 +482,7 @@ async fn billing_routes_answer_by_who_asks() {
     each_engine(|db: TestDb| async move {
         let app = spawn_app(config(&db), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let mut owner = Browser::new(&app.web);
-        let owner_id = owner.sign_up("boss@example.com", "boss").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut owner, owner_id) = signed_up(&app.web, "boss@example.com", "boss").await;
         store::users::set_subscription_plan(&store_db, owner_id, "business")
             .await
             .expect("plan");
@@ -649,6 +657,11 @@ async fn emulator(
     serde_json::from_slice(&res.bytes().await.expect("body")).unwrap_or(Value::Null)
 }
 
+/// A GET of the emulator's API: its JSON answer.
+async fn emulator_get(http: &reqwest::Client, base: &str, path: &str) -> Value {
+    emulator(http, base, "GET", path, &[]).await
+}
+
 /// Polls `check` every 100 ms for at most 20 s (the emulator delivers its webhooks a second
 /// after the change that causes them).
 async fn eventually<F, Fut>(what: &str, mut check: F)
@@ -689,10 +702,7 @@ async fn stripe_through_a_local_emulator() {
         .await;
         assert!(hook.is_null(), "webhook registered: {hook}");
 
-        let mut buyer = Browser::new(&app.web);
-        let user_id = buyer.sign_up("stripe@example.com", "stripe").await.json["account"]["id"]
-            .as_i64()
-            .expect("id");
+        let (mut buyer, user_id) = signed_up(&app.web, "stripe@example.com", "stripe").await;
         // The emulator has no Checkout Sessions: the customer is created for real, then the
         // session fails, and the buyer reads the spec's alert (nothing charged, nothing granted).
         let plan = checkout(&mut buyer, json!({"package": "business-plan"})).await;
@@ -712,14 +722,7 @@ async fn stripe_through_a_local_emulator() {
         let customer = user
             .stripe_customer_id
             .expect("a Stripe customer was created");
-        let remote = emulator(
-            &http,
-            &base,
-            "GET",
-            &format!("/v1/customers/{customer}"),
-            &[],
-        )
-        .await;
+        let remote = emulator_get(&http, &base, &format!("/v1/customers/{customer}")).await;
         assert_eq!(remote["email"], "stripe@example.com");
         assert_eq!(remote["metadata"]["user_id"], user_id.to_string());
 
@@ -803,6 +806,48 @@ async fn stripe_through_a_local_emulator() {
         .await;
         assert_eq!(credits(&mut buyer).await, 20);
 
+        // A change of plan moves the same subscription to the new plan at Stripe (its one item
+        // replaced by the new price, which Stripe prorates) instead of starting a second one.
+        let change = checkout(&mut buyer, json!({"package": "agency-plan"})).await;
+        assert_eq!(change.status, 200, "{}", change.json);
+        let change_id = checkout_id(&change);
+        assert_eq!(
+            change.json["url"],
+            format!("/thank-you?session={change_id}")
+        );
+        let remote = emulator_get(&http, &base, &format!("/v1/subscriptions/{sub_id}")).await;
+        assert_eq!(
+            remote["items"]["data"].as_array().map(Vec::len),
+            Some(1),
+            "{remote}"
+        );
+        assert_eq!(
+            remote["items"]["data"][0]["plan"]["amount"], 30000,
+            "{remote}"
+        );
+        // (The emulator keeps no metadata on a subscription update; Stripe keeps the plan id
+        // we send there, which its customer.subscription.updated carries back.)
+        let subscriptions = emulator_get(
+            &http,
+            &base,
+            &format!("/v1/subscriptions?customer={customer}"),
+        )
+        .await;
+        assert_eq!(
+            subscriptions["data"].as_array().map(Vec::len),
+            Some(1),
+            "one subscription: {subscriptions}"
+        );
+        let billing = buyer.get("/api/billing").await.json;
+        assert_eq!(
+            billing["subscription"]["planId"], "agency-plan",
+            "{billing}"
+        );
+        assert_eq!(billing["subscription"]["amountCents"], 30000, "{billing}");
+        assert_eq!(buyer.get("/api/account").await.json["plan"], "agency");
+        let paid = buyer.get(&format!("/api/checkout/{change_id}")).await;
+        assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+
         // Cancelling at period end is asked of Stripe, and Stripe holds it.
         let cancel = buyer
             .post("/api/billing/subscription", json!({"action": "cancel"}))
@@ -812,14 +857,7 @@ async fn stripe_through_a_local_emulator() {
             cancel.json["subscription"]["status"],
             "cancel_at_period_end"
         );
-        let remote = emulator(
-            &http,
-            &base,
-            "GET",
-            &format!("/v1/subscriptions/{sub_id}"),
-            &[],
-        )
-        .await;
+        let remote = emulator_get(&http, &base, &format!("/v1/subscriptions/{sub_id}")).await;
         assert_eq!(remote["cancel_at_period_end"], true);
 
         // Ended at Stripe: its signed customer.subscription.deleted ends the plan here.
@@ -840,6 +878,296 @@ async fn stripe_through_a_local_emulator() {
             }
         })
         .await;
+    })
+    .await;
+}
+
+/// Paid analyses in the database.
+async fn jobs(db: &store::DatabaseConnection) -> Vec<store::jobs::Job> {
+    store::jobs::recent_jobs(db, None, 1000)
+        .await
+        .expect("jobs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_upgrade_payment_starts_its_professional_report_once() {
+    each_engine(|db: TestDb| async move {
+        // Test-payment mode: the pay button confirms the payment, and the server starts the
+        // professional report in the same transaction as the grant and the spend.
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let (mut buyer, user_id) = signed_up(&app.web, "upgrade@example.com", "upgrade").await;
+        let started = checkout(
+            &mut buyer,
+            json!({"package": "starter", "amount": "5", "url": "upgrade.example"}),
+        )
+        .await;
+        assert_eq!(started.status, 200, "{}", started.json);
+        assert_eq!(started.json["item"]["kind"], "upgrade");
+        let id = checkout_id(&started);
+        let open = buyer.get(&format!("/api/checkout/{id}")).await;
+        assert!(open.json["analysisId"].is_null(), "{}", open.json);
+        let paid = buyer
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(paid.status, 200, "{}", paid.json);
+        let analysis = paid.json["analysisId"]
+            .as_str()
+            .expect("the payment started the report")
+            .to_owned();
+        let queued = jobs(&store_db).await;
+        assert_eq!(queued.len(), 1);
+        let job = &queued[0];
+        assert_eq!(job.id.to_string(), analysis);
+        assert_eq!(
+            (job.report_type, job.url.as_str(), job.requester_user_id),
+            (
+                domain::report::ReportType::Standard,
+                "https://upgrade.example/",
+                Some(user_id)
+            )
+        );
+        let charge = job.charge.expect("the report was paid");
+        assert_eq!((charge.paid, charge.paid_by), (Credits::whole(1), user_id));
+        assert_eq!(
+            credits(&mut buyer).await,
+            0,
+            "the bought credit paid the report"
+        );
+        // The page reloaded after the payment reads the same analysis; paying again is refused;
+        // nothing more is started or spent.
+        let reloaded = buyer.get(&format!("/api/checkout/{id}")).await;
+        assert_eq!(reloaded.json["analysisId"], analysis.as_str());
+        let again = buyer
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(again.status, 409, "{}", again.json);
+        assert_eq!(jobs(&store_db).await.len(), 1);
+        let ledger: Vec<(String, (bool, Credits))> =
+            store::credits::credit_history(&store_db, user_id, 10)
+                .await
+                .expect("ledger")
+                .iter()
+                .map(|l| (l.reason.clone(), store::credits::ledger_delta(l)))
+                .collect();
+        assert_eq!(
+            ledger,
+            vec![
+                ("spend".to_owned(), (false, Credits::whole(1))),
+                ("purchase".to_owned(), (true, Credits::whole(1)))
+            ]
+        );
+        app.running.shutdown().await;
+
+        // Stripe: the payment confirmed by ten deliveries at once, under different event ids
+        // (Stripe's completion and its async-payment success name one payment), starts one
+        // report and spends one credit.
+        let app = spawn_app(stripe_config(&db, "http://127.0.0.1:9"), WEB_ONLY).await;
+        let chk = format!("chk_{}", uuid::Uuid::new_v4().simple());
+        store::billing::create_checkout(
+            &store_db,
+            &store::billing::NewCheckout {
+                id: chk.clone(),
+                user_id,
+                kind: "upgrade".to_owned(),
+                package_id: "starter".to_owned(),
+                credits: Some(1),
+                amount_cents: 500,
+                interval: None,
+                extra_seats: 0,
+                report_type: Some("standard".to_owned()),
+                url: Some("https://stripe-upgrade.example/".to_owned()),
+                mode: "stripe".to_owned(),
+            },
+        )
+        .await
+        .expect("checkout");
+        let events = (0..10)
+            .map(|n| session_completed(&format!("evt_up_{n}"), &chk, "pi_up", 500))
+            .collect();
+        deliver_at_once(&app.base, events).await;
+        let started: Vec<_> = jobs(&store_db)
+            .await
+            .into_iter()
+            .filter(|j| j.url == "https://stripe-upgrade.example/")
+            .collect();
+        assert_eq!(started.len(), 1, "one report for one payment");
+        let row = store::billing::get_checkout(&store_db, &chk)
+            .await
+            .expect("read")
+            .expect("checkout");
+        assert_eq!(
+            (row.status.as_str(), row.analysis_id),
+            ("paid", Some(started[0].id))
+        );
+        let balance = store::credits::credit_balance(&store_db, user_id, chrono::Utc::now())
+            .await
+            .expect("balance");
+        assert_eq!(balance.total(), Credits::ZERO);
+        let purchases = store::billing::purchases(&store_db, user_id, 10)
+            .await
+            .expect("purchases");
+        assert_eq!(purchases.len(), 2, "one purchase per payment");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_enterprise_plan_covers_paid_reports_while_it_is_paid() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let (mut owner, owner_id) =
+            signed_up(&app.web, "enterprise@example.com", "enterprise").await;
+        let premium = json!({"url": "https://enterprise.example/", "reportType": "premium"});
+        // Without a plan or credits a paid report is refused.
+        assert_eq!(
+            owner.post("/api/analyze", premium.clone()).await.status,
+            402
+        );
+        assert_eq!(
+            owner.get("/api/account").await.json["unlimitedReports"],
+            false
+        );
+
+        let started = checkout(&mut owner, json!({"package": "enterprise-plan"})).await;
+        assert_eq!(started.status, 200, "{}", started.json);
+        let id = checkout_id(&started);
+        let paid = owner
+            .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+            .await;
+        assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+        let account = owner.get("/api/account").await.json;
+        assert_eq!(account["unlimitedReports"], true, "{account}");
+        assert_eq!(
+            credits(&mut owner).await,
+            0,
+            "unlimited is not a number of credits"
+        );
+
+        // Three premium reports (2 credits each) on no credits: the plan covers them, each
+        // spend a ledger row of its own, no balance touched.
+        for _ in 0..3 {
+            let queued = owner.post("/api/analyze", premium.clone()).await;
+            assert_eq!(queued.status, 200, "{}", queued.json);
+            let job = store::jobs::get_job(
+                &store_db,
+                queued.json["analysisId"]
+                    .as_str()
+                    .expect("analysis id")
+                    .parse()
+                    .expect("uuid"),
+            )
+            .await
+            .expect("job");
+            let charge = job.charge.expect("a paid report");
+            assert_eq!(
+                (charge.trial, charge.paid, charge.plan, charge.paid_by),
+                (Credits::ZERO, Credits::ZERO, Credits::whole(2), owner_id)
+            );
+        }
+        assert_eq!(credits(&mut owner).await, 0);
+        let spends: Vec<(String, String, (bool, Credits))> =
+            store::credits::credit_history(&store_db, owner_id, 10)
+                .await
+                .expect("ledger")
+                .iter()
+                .filter(|l| l.reason == "spend")
+                .map(|l| {
+                    (
+                        l.pool.clone(),
+                        l.reason.clone(),
+                        store::credits::ledger_delta(l),
+                    )
+                })
+                .collect();
+        assert_eq!(
+            spends,
+            vec![
+                (
+                    "plan".to_owned(),
+                    "spend".to_owned(),
+                    (false, Credits::whole(2))
+                );
+                3
+            ]
+        );
+
+        // Paused, the plan covers nothing: the report needs credits again.
+        let paused = owner
+            .post("/api/billing/subscription", json!({"action": "pause"}))
+            .await;
+        assert_eq!(paused.status, 200, "{}", paused.json);
+        assert_eq!(
+            owner.post("/api/analyze", premium.clone()).await.status,
+            402
+        );
+        assert_eq!(
+            owner.get("/api/account").await.json["unlimitedReports"],
+            false
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn refunds_count_what_each_adds_and_reach_a_plans_invoice() {
+    each_engine(|db: TestDb| async move {
+        let app = spawn_app(stripe_config(&db, "http://127.0.0.1:9"), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let (mut buyer, user_id) = signed_up(&app.web, "refunds@example.com", "refunds").await;
+        let chk = stripe_checkout(&store_db, user_id, "credit-20", 20, 7000, "pack").await;
+        let paid = deliver(&app.web, &session_completed("evt_r1", &chk, "pi_r", 7000), WEBHOOK_SECRET, now()).await;
+        assert_eq!(paid.status, 200, "{}", paid.json);
+        assert_eq!(credits(&mut buyer).await, 20);
+
+        // Stripe's charge.refunded carries the charge's running total: $35, then $70.
+        let refunded = |event: &str, total: i64| {
+            json!({"id": event, "type": "charge.refunded", "created": now(),
+                   "data": {"object": {"id": "ch_r", "object": "charge", "payment_intent": "pi_r",
+                                       "amount": 7000, "amount_refunded": total, "refunded": total == 7000}}})
+        };
+        assert_eq!(deliver(&app.web, &refunded("evt_r2", 3500), WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 10, "half the payment refunded, half the credits");
+        // Five credits from elsewhere are not the refunded payment's to take.
+        store::credits::grant_credits(&store_db, user_id, Credits::whole(5), "admin", None)
+            .await
+            .expect("grant");
+        assert_eq!(deliver(&app.web, &refunded("evt_r3", 7000), WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 5, "the second half takes the other ten, not twenty");
+        // The first total delivered again under another event id adds nothing.
+        deliver(&app.web, &refunded("evt_r4", 3500), WEBHOOK_SECRET, now()).await;
+        assert_eq!(credits(&mut buyer).await, 5);
+
+        // A plan's charge: its credits were granted under the invoice the charge paid.
+        let plan = stripe_checkout(&store_db, user_id, "business-plan", 20, 7000, "plan").await;
+        let mut completed = session_completed("evt_r5", &plan, "pi_unused", 7000);
+        completed["data"]["object"]["mode"] = json!("subscription");
+        completed["data"]["object"]["subscription"] = json!("sub_r");
+        completed["data"]["object"]["invoice"] = json!("in_r");
+        assert_eq!(deliver(&app.web, &completed, WEBHOOK_SECRET, now()).await.status, 200);
+        assert_eq!(credits(&mut buyer).await, 25);
+        let invoice_refund = json!({"id": "evt_r6", "type": "charge.refunded", "created": now(),
+            "data": {"object": {"id": "ch_sub", "object": "charge", "payment_intent": "pi_sub",
+                                "invoice": "in_r", "amount": 7000, "amount_refunded": 7000, "refunded": true}}});
+        let r = deliver(&app.web, &invoice_refund, WEBHOOK_SECRET, now()).await;
+        assert_eq!(r.status, 200, "{}", r.json);
+        assert_eq!(credits(&mut buyer).await, 5, "the refunded month's 20 credits are taken back");
+        let refunds: Vec<(bool, Credits)> = store::credits::credit_history(&store_db, user_id, 20)
+            .await
+            .expect("ledger")
+            .iter()
+            .filter(|l| l.reason == "refund")
+            .map(store::credits::ledger_delta)
+            .collect();
+        assert_eq!(
+            refunds,
+            vec![
+                (false, Credits::whole(20)),
+                (false, Credits::whole(10)),
+                (false, Credits::whole(10))
+            ]
+        );
     })
     .await;
 }
