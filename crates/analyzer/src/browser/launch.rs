@@ -85,24 +85,22 @@ pub struct Launched {
 /// Where profile folders go: the shared-memory folder `/dev/shm` when it is there and writable,
 /// else the temporary directory. On a disk, Chromium's databases in the profile wait on the disk
 /// while it runs, and removing the folder on exit took 170-370 ms of a cold CLI run; in memory
-/// it takes a few.
+/// it takes a few. Decided once per process.
 pub fn profile_root() -> PathBuf {
-    let shm = Path::new("/dev/shm");
-    let writable = std::fs::metadata(shm).is_ok_and(|m| m.is_dir() && !m.permissions().readonly())
-        && tempfile_probe(shm);
-    if writable {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    }
-}
-
-/// Whether a folder can be created in `dir` (permissions alone do not say, on a read-only mount).
-fn tempfile_probe(dir: &Path) -> bool {
-    let probe = dir.join(format!("{PROFILE_PREFIX}probe-{}", std::process::id()));
-    let made = std::fs::create_dir(&probe).is_ok();
-    let _ = std::fs::remove_dir(&probe);
-    made
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let shm = Path::new("/dev/shm");
+        // Permissions alone do not say whether a folder can be made there (a read-only mount).
+        let probe = shm.join(format!("{PROFILE_PREFIX}probe-{}", std::process::id()));
+        let writable = std::fs::create_dir_all(&probe).is_ok();
+        let _ = std::fs::remove_dir(&probe);
+        if writable {
+            shm.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        }
+    })
+    .clone()
 }
 
 /// A new profile folder for launch `n` of this process (under [`profile_root`]), with secure
