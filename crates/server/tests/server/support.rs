@@ -380,3 +380,13 @@ pub fn received(dir: &Path) -> Vec<Value> {
         .map(|p| serde_json::from_str(&std::fs::read_to_string(p).expect("mail")).expect("JSON"))
         .collect()
 }
+
+/// Makes `member` an active member of `owner`'s team in `role`, as an accepted invitation does.
+pub async fn join_team(db: &store::DatabaseConnection, owner: i64, member: i64, role: &str) {
+    store::accounts::add_team_member(db, owner, member, role, &[])
+        .await
+        .expect("invite");
+    store::accounts::accept_team_invitation(db, owner, member)
+        .await
+        .expect("join");
+}

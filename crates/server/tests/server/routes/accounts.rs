@@ -67,6 +67,11 @@ impl<'a> Browser<'a> {
         b
     }
 
+    /// Forgets the page's CSRF token, as a forged request from elsewhere would lack it.
+    pub(crate) fn drop_csrf(&mut self) {
+        self.csrf = None;
+    }
+
     pub(crate) async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut req = self

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod analyses;
+mod api_keys;
 mod billing;
 mod contact;
 mod files;
@@ -59,6 +60,7 @@ fn table() -> Vec<Case> {
     t.extend(trial::malformed());
     t.extend(accounts::malformed());
     t.extend(billing::malformed());
+    t.extend(api_keys::malformed());
     t
 }
 
