@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod analyses;
 pub mod api_keys;
+pub mod api_v1;
 pub mod billing;
 pub mod contact;
 pub mod dashboard;

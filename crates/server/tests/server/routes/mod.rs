@@ -4,6 +4,7 @@
 mod accounts;
 mod analyses;
 mod api_keys;
+mod api_v1;
 mod billing;
 mod contact;
 mod files;
