@@ -61,8 +61,11 @@ describe("ApiKeysSection", () => {
 
   it("shows a new key in full once, with a copy button", () => {
     const created: CreatedApiKey = { secret: `slk_${"ab".repeat(32)}`, key: keys[0]! };
-    const { text: t, buttons } = text(renderToStaticMarkup(<NewKeyNotice created={created} onDone={() => {}} />));
-    expect(t).toContain(`Your new key Deploy pipeline . Copy it now: it will not be shown again. slk_${"ab".repeat(32)}`);
+    const html = renderToStaticMarkup(<NewKeyNotice created={created} onDone={() => {}} />);
+    const { text: t, buttons } = text(html);
+    expect(t).toContain("Your new key Deploy pipeline . Copy it now: it will not be shown again.");
+    expect(html).toMatch(new RegExp(`<input[^>]*readOnly=""[^>]*value="slk_${"ab".repeat(32)}"|<input[^>]*value="slk_${"ab".repeat(32)}"[^>]*readOnly`));
+    expect(html).toContain('aria-label="New API key"');
     expect(buttons).toEqual(["Copy key", "I have copied it"]);
   });
 

@@ -24,9 +24,7 @@ export function NewKeyNotice({ created, onDone }: { created: CreatedApiKey; onDo
       <p>
         Your new key <strong>{created.key.name}</strong>. Copy it now: it will not be shown again.
       </p>
-      <code className="break-all rounded-md bg-background p-2 font-mono text-foreground" aria-label="New API key">
-        {created.secret}
-      </code>
+      <Input readOnly value={created.secret} aria-label="New API key" className="font-mono" onFocus={(e) => e.currentTarget.select()} />
       <div className="flex flex-wrap items-center gap-2">
         <Button size="sm" onClick={() => void copyText(created.secret).then(setCopied)}>
           Copy key
