@@ -32,7 +32,7 @@ pub fn malformed() -> Vec<Case> {
 
 /// Our public origin in the tests' configuration.
 const ORIGIN: &str = "https://sitelens.test";
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// A browser as the server sees it: a session cookie (kept by hand: it is `Secure`, and the
 /// tests speak plain HTTP on loopback), the page's CSRF token, and our origin on each request.

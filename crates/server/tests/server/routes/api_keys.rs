@@ -201,3 +201,59 @@ async fn api_key_routes_answer_by_who_asks() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn keys_are_in_my_data_and_go_with_my_account() {
+    each_engine(|db: TestDb| async move {
+        let engine = db.engine;
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let (mut ada, ada_id) = signed_up(&app.web, "keys@example.com", "keys").await;
+        let (secret, _) = new_key(&mut ada, "Nightly audit").await;
+        let called = app
+            .http
+            .get(format!("{}/api/v1/usage", app.base))
+            .bearer_auth(&secret)
+            .send()
+            .await
+            .expect("call");
+        assert_eq!(called.status(), 200);
+
+        // The export names the key and counts the call; it never holds the key or its hash.
+        let export = ada.get("/api/account/export").await;
+        assert_eq!(export.status, 200, "{engine:?}");
+        assert_eq!(export.json["apiKeys"][0]["name"], "Nightly audit");
+        assert_eq!(export.json["apiKeys"][0]["prefix"], secret[..12]);
+        assert!(export.json["apiKeys"][0]["lastUsedAt"].is_string());
+        assert_eq!(export.json["apiCalls"], 1);
+        let text = export.json.to_string();
+        let stored = store::api_keys::active_api_keys(&app.running.db, ada_id)
+            .await
+            .expect("keys");
+        assert!(!text.contains(&secret[12..]) && !text.contains(&stored[0].key_hash));
+
+        // Deleting the account takes its keys: the key authenticates nothing any more.
+        let deleted = ada
+            .post(
+                "/api/account/delete",
+                json!({"currentPassword": super::accounts::PASSWORD}),
+            )
+            .await;
+        assert_eq!(deleted.status, 200, "{}", deleted.json);
+        assert!(
+            store::api_keys::find_active_key(&app.running.db, &stored[0].key_hash)
+                .await
+                .expect("lookup")
+                .is_none()
+        );
+        let refused = app
+            .http
+            .get(format!("{}/api/v1/usage", app.base))
+            .bearer_auth(&secret)
+            .send()
+            .await
+            .expect("call");
+        assert_eq!(refused.status(), 401);
+        app.running.shutdown().await;
+    })
+    .await;
+}
