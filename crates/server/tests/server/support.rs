@@ -390,3 +390,12 @@ pub async fn join_team(db: &store::DatabaseConnection, owner: i64, member: i64, 
         .await
         .expect("join");
 }
+
+/// Waits, if needed, for a window with at least 20 seconds left, so a short test's requests
+/// all fall in one window (the windows are the wall clock's minutes).
+pub async fn fresh_window() {
+    let window = domain::api::rate_window(store::now().timestamp_millis());
+    if window.reset_after < 20 {
+        tokio::time::sleep(std::time::Duration::from_secs(window.reset_after + 1)).await;
+    }
+}

@@ -5,14 +5,14 @@
 
 use std::collections::HashSet;
 
-use domain::api::rate_window;
 use domain::credits::Credits;
 use serde_json::{Value, json};
 use store::credits::{credit_balance, credit_history, grant_credits};
 
 use super::api_keys::{new_key, signed_up};
 use crate::support::{
-    BOTH, TestDb, WEB_ONLY, Web, config, each_engine, fixture_site, join_team, spawn_app,
+    BOTH, TestDb, WEB_ONLY, Web, config, each_engine, fixture_site, fresh_window, join_team,
+    spawn_app,
 };
 
 /// An answer of the API: status, the headers it is judged by, and the body.
@@ -527,15 +527,6 @@ async fn ten_identical_concurrent_submissions_queue_one_analysis_and_charge_once
         app.running.shutdown().await;
     })
     .await;
-}
-
-/// Waits, if needed, for a window with at least 20 seconds left, so a short test's requests
-/// all fall in one window (the windows are the wall clock's minutes).
-async fn fresh_window() {
-    let window = rate_window(store::now().timestamp_millis());
-    if window.reset_after < 20 {
-        tokio::time::sleep(std::time::Duration::from_secs(window.reset_after + 1)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
