@@ -1,7 +1,8 @@
 //! `/api/v1`, the public API, on both engines: an analysis from submission to its report and
 //! PDF with a key, the error shape and codes, a team member's key spending the team's credits,
 //! ten identical concurrent submissions queuing one analysis and charging once, the per-key rate
-//! limit shared by two server processes, and every call recorded in `api_usage`.
+//! limit shared by two server processes, a failed analysis refunded, and every call recorded in
+//! `api_usage`.
 
 use std::collections::HashSet;
 
@@ -372,6 +373,73 @@ async fn api_errors_have_one_shape_and_stable_codes() {
             .await;
         assert_eq!(revoked.status, 200);
         theirs.get("/usage").await.error(401, "unauthorized");
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_analysis_has_no_report_and_gives_its_credits_back() {
+    each_engine(|db: TestDb| async move {
+        let engine = db.engine;
+        let app = spawn_app(config(&db), BOTH).await;
+        let store_db = app.running.db.clone();
+        let (mut owner, owner_id) = signed_up(&app.web, "owner@example.com", "owner").await;
+        let (secret, _) = new_key(&mut owner, "CI").await;
+        give(&store_db, owner_id, 1).await;
+        let api = with_key(&app.web, &secret);
+        // A port nothing listens on: bind, read the port, close.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .expect("bind")
+            .local_addr()
+            .expect("addr")
+            .port();
+        let queued = api
+            .submit(
+                json!({"url": format!("http://127.0.0.1:{port}/"), "reportType": "standard"}),
+                None,
+            )
+            .await;
+        assert_eq!(queued.status, 201, "{engine:?}: {}", queued.json);
+        assert_eq!(queued.json["cost"], 1);
+        let id = queued.json["id"].as_str().expect("id").to_owned();
+        let events = app.follow(&id).await;
+        assert_eq!(
+            events.last().and_then(|e| e["type"].as_str()),
+            Some("error")
+        );
+
+        let status = api.get(&format!("/analyses/{id}")).await;
+        assert_eq!(status.json["status"], "failed", "{}", status.json);
+        assert_eq!(
+            status.json["error"],
+            "We could not analyse this website: the site could not be reached"
+        );
+        let report = api.get(&format!("/analyses/{id}/report")).await;
+        report.error(409, "analysis_failed");
+        assert!(
+            report.json["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.ends_with("the site could not be reached")),
+            "{}",
+            report.json
+        );
+        api.get(&format!("/analyses/{id}/report.pdf"))
+            .await
+            .error(409, "analysis_failed");
+        assert_eq!(
+            api.get("/usage").await.json["paidCredits"],
+            1,
+            "{engine:?}: the credit is given back"
+        );
+        let reasons: Vec<String> = credit_history(&store_db, owner_id, 10)
+            .await
+            .expect("ledger")
+            .into_iter()
+            .map(|e| e.reason)
+            .collect();
+        assert!(reasons.contains(&"spend".to_owned()), "{reasons:?}");
+        assert_eq!(reasons.len(), 3, "grant, spend and refund: {reasons:?}");
         app.running.shutdown().await;
     })
     .await;
