@@ -713,3 +713,15 @@ pub fn role_permissions(
 ) -> Result<JsValue, JsError> {
     to_js(&from_js::<accounts::TeamRole>(role)?.permissions())
 }
+
+/// Null when `name` is a valid API key name, else the message to show.
+#[wasm_bindgen(js_name = validateKeyName, unchecked_return_type = "string | null")]
+pub fn validate_key_name(name: &str) -> Result<JsValue, JsError> {
+    to_js(&domain::api::validate_key_name(name).err())
+}
+
+/// Requests per minute an API key may make unless the account's limit was changed.
+#[wasm_bindgen(js_name = apiRateLimitPerMinute)]
+pub fn api_rate_limit_per_minute() -> u32 {
+    domain::api::DEFAULT_RATE_LIMIT_PER_MINUTE
+}

@@ -2256,3 +2256,169 @@ subscription: SubscriptionView | null,
  */
 purchases: Array<PurchaseView>, };
 
+export type ApiErrorCode = "unauthorized" | "invalid_request" | "invalid_url" | "insufficient_credits" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "analysis_not_finished" | "analysis_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
+
+export type ApiErrorDetail = { 
+/**
+ * What went wrong, for programs.
+ */
+code: ApiErrorCode, 
+/**
+ * What went wrong, for people.
+ */
+message: string, };
+
+export type ApiErrorBody = { 
+/**
+ * The error.
+ */
+error: ApiErrorDetail, };
+
+export type NewApiKey = { 
+/**
+ * What the key is for (a tool, a pipeline).
+ */
+name: string, };
+
+export type ApiKeyView = { 
+/**
+ * Row id (to revoke the key).
+ */
+id: number, 
+/**
+ * The owner's name for it.
+ */
+name: string, 
+/**
+ * The key's first characters ([`KEY_SHOWN_CHARS`]).
+ */
+prefix: string, 
+/**
+ * When it was created (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it last authenticated a request (RFC 3339); `None` if never.
+ */
+lastUsedAt: string | null, };
+
+export type CreatedApiKey = { 
+/**
+ * The whole key; the server keeps only its hash, so it cannot be shown again.
+ */
+secret: string, 
+/**
+ * The key as the list shows it.
+ */
+key: ApiKeyView, };
+
+export type CreateAnalysisRequest = { 
+/**
+ * The site's address.
+ */
+url: string, 
+/**
+ * The report to make; its price in credits is `commerce::report_cost`.
+ */
+reportType: ReportType, };
+
+export type AnalysisStatus = "queued" | "running" | "complete" | "failed";
+
+export type ApiAnalysis = { 
+/**
+ * The analysis id.
+ */
+id: string, 
+/**
+ * The analysed address (canonical form).
+ */
+url: string, 
+/**
+ * The report it makes.
+ */
+reportType: ReportType, 
+/**
+ * Where it is.
+ */
+status: AnalysisStatus, 
+/**
+ * Percent done, 0 to 100.
+ */
+progress: number, 
+/**
+ * The current step, while running.
+ */
+step: string | null, 
+/**
+ * What is happening, for a person.
+ */
+message: string | null, 
+/**
+ * Why it failed.
+ */
+error: string | null, 
+/**
+ * The credits it cost.
+ */
+cost: Credits, 
+/**
+ * When it was queued (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it completed or failed (RFC 3339).
+ */
+finishedAt: string | null, };
+
+export type ApiAnalysisPage = { 
+/**
+ * The analyses of this page.
+ */
+data: Array<ApiAnalysis>, 
+/**
+ * This page, from 1.
+ */
+page: number, 
+/**
+ * Analyses per page.
+ */
+perPage: number, 
+/**
+ * Analyses in all pages.
+ */
+total: number, 
+/**
+ * Whether a later page has more.
+ */
+hasMore: boolean, };
+
+export type ApiUsage = { 
+/**
+ * Paid credits spendable now (the team owner's for a team member).
+ */
+paidCredits: Credits, 
+/**
+ * The trial credit still valid now.
+ */
+trialCredits: Credits, 
+/**
+ * Whether the plan covers paid reports whatever the credits.
+ */
+unlimitedReports: boolean, 
+/**
+ * API calls the account ever made.
+ */
+apiCalls: number, 
+/**
+ * API calls since `periodStart`.
+ */
+callsThisPeriod: number, 
+/**
+ * Start of the period: the first day of this calendar month, 00:00 UTC (RFC 3339).
+ */
+periodStart: string, 
+/**
+ * Requests each key may make per minute.
+ */
+rateLimitPerMinute: number, };
+

@@ -182,7 +182,7 @@ pub fn limits() -> Limits {
         stroke_thickness: 2,
         pin_radius: 8,
         compact_findings_per_group: 2,
-        api_rate_limit: 100,
+        api_rate_limit: crate::api::DEFAULT_RATE_LIMIT_PER_MINUTE,
         max_team_members: 1,
         theme_storage_key: "ui-theme".to_owned(),
         social_proof_reports: 131,

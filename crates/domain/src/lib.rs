@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod advice;
+pub mod api;
 pub mod bindings;
 pub mod checkout;
 pub mod commerce;

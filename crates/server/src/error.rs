@@ -1,4 +1,5 @@
-//! The one error type of the HTTP layer: every error body is `{success: false, error}`.
+//! The error types of the HTTP layer: every error body of the app's API is `{success: false,
+//! error}` ([`AppError`]); the public API's is `{error: {code, message}}` ([`V1Error`]).
 //!
 //! A visitor's mistake is always a 4xx with a message they can act on. A database that cannot
 //! serve is a 503 with a fixed message; any other internal failure a 500 with a generic text.
@@ -10,12 +11,14 @@ use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::header::RETRY_AFTER;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use domain::api::{ApiErrorBody, ApiErrorCode, ApiErrorDetail};
 use domain::report::ErrorResponse;
 use store::StoreError;
 
 use crate::chain::Chain;
 use crate::services::accounts::AccountError;
 use crate::services::analyses::SubmitError;
+use crate::services::api::PageError;
 use crate::services::billing::BillingError;
 use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
@@ -90,7 +93,7 @@ impl AppError {
         Self::Internal(e.into())
     }
 
-    fn status(&self) -> StatusCode {
+    pub(crate) fn status(&self) -> StatusCode {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
@@ -182,6 +185,7 @@ impl From<SubmitError> for AppError {
             },
             SubmitError::SignInRequired => Self::Unauthorized(e.to_string()),
             SubmitError::InsufficientCredits(m) => Self::PaymentRequired(m),
+            SubmitError::IdempotencyKeyReused => Self::Conflict(e.to_string()),
             SubmitError::Store(e) => e.into(),
         }
     }
@@ -319,3 +323,201 @@ fn clean(text: &str) -> String {
 
 /// Result of a handler.
 pub type AppResult<T> = Result<T, AppError>;
+
+/// An error of the public API (`/api/v1`): `{"error": {"code", "message"}}` with a stable
+/// [`ApiErrorCode`] (`domain::api`). Built from the same service errors as [`AppError`], with
+/// the same rule: internal detail is logged, never answered.
+#[derive(Debug)]
+pub struct V1Error {
+    status: StatusCode,
+    code: ApiErrorCode,
+    message: String,
+    retry_after: Option<u64>,
+}
+
+impl V1Error {
+    /// An error with this status, code and message.
+    pub fn new(status: StatusCode, code: ApiErrorCode, message: impl Into<String>) -> Self {
+        V1Error {
+            status,
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 401: no key, or an unknown or revoked one.
+    pub fn unauthorized() -> Self {
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            ApiErrorCode::Unauthorized,
+            domain::api::KEY_REFUSED_MESSAGE,
+        )
+    }
+
+    /// 429: the key's requests of this window are used up; try again in `retry_after` seconds.
+    pub fn rate_limited(limit: u32, retry_after: u64) -> Self {
+        V1Error {
+            retry_after: Some(retry_after),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                ApiErrorCode::RateLimited,
+                format!(
+                    "this key made its {limit} requests of this minute: try again in {retry_after} s"
+                ),
+            )
+        }
+    }
+
+    /// 400 or 422 `invalid_request` with a message saying what is wrong.
+    pub fn invalid(status: StatusCode, message: impl Into<String>) -> Self {
+        Self::new(status, ApiErrorCode::InvalidRequest, message)
+    }
+}
+
+impl IntoResponse for V1Error {
+    fn into_response(self) -> Response {
+        let body = ApiErrorBody {
+            error: ApiErrorDetail {
+                code: self.code,
+                message: self.message,
+            },
+        };
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if self.code == ApiErrorCode::Unauthorized {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer"),
+            );
+        }
+        response
+    }
+}
+
+impl From<AppError> for V1Error {
+    fn from(e: AppError) -> Self {
+        let status = e.status();
+        let code = match &e {
+            AppError::BadRequest(_) | AppError::Unprocessable(_) => ApiErrorCode::InvalidRequest,
+            AppError::Unauthorized(_) | AppError::Forbidden(_) => ApiErrorCode::Unauthorized,
+            AppError::PaymentRequired(_) => ApiErrorCode::InsufficientCredits,
+            AppError::NotFound(_) => ApiErrorCode::NotFound,
+            AppError::MethodNotAllowed => ApiErrorCode::MethodNotAllowed,
+            AppError::Conflict(_) => ApiErrorCode::InvalidRequest,
+            AppError::PayloadTooLarge => ApiErrorCode::PayloadTooLarge,
+            AppError::UnsupportedMediaType(_) => ApiErrorCode::UnsupportedMediaType,
+            AppError::TooManyRequests { .. } => ApiErrorCode::RateLimited,
+            AppError::BadGateway { .. }
+            | AppError::Unavailable(_)
+            | AppError::StorageUnavailable(_) => ApiErrorCode::Unavailable,
+            AppError::Internal(_) => ApiErrorCode::Internal,
+        };
+        let retry_after = match &e {
+            AppError::TooManyRequests { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        };
+        // The 5xx texts (and their logging) are AppError's own.
+        let message = match e {
+            AppError::Internal(inner) => {
+                tracing::error!(error = %Chain(inner.as_ref()), "internal error");
+                "Internal Server Error".to_owned()
+            }
+            AppError::Unavailable(inner) => {
+                tracing::error!(error = %Chain(&inner), "database unavailable");
+                AppError::Unavailable(inner).to_string()
+            }
+            AppError::StorageUnavailable(inner) => {
+                tracing::error!(error = %Chain(&inner), "blob storage unavailable");
+                AppError::StorageUnavailable(inner).to_string()
+            }
+            AppError::BadGateway { message, source } => {
+                tracing::error!(error = %Chain(source.as_ref()), "upstream failed");
+                message
+            }
+            other => other.to_string(),
+        };
+        V1Error {
+            status,
+            code,
+            message,
+            retry_after,
+        }
+    }
+}
+
+impl From<StoreError> for V1Error {
+    fn from(e: StoreError) -> Self {
+        AppError::from(e).into()
+    }
+}
+
+impl From<AccountError> for V1Error {
+    fn from(e: AccountError) -> Self {
+        AppError::from(e).into()
+    }
+}
+
+impl From<SubmitError> for V1Error {
+    fn from(e: SubmitError) -> Self {
+        match e {
+            SubmitError::TooLong | SubmitError::InvalidUrl(_) => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ApiErrorCode::InvalidUrl,
+                e.to_string(),
+            ),
+            SubmitError::IdempotencyKeyReused => Self::new(
+                StatusCode::CONFLICT,
+                ApiErrorCode::IdempotencyKeyReused,
+                e.to_string(),
+            ),
+            other => AppError::from(other).into(),
+        }
+    }
+}
+
+impl From<ReportError> for V1Error {
+    fn from(e: ReportError) -> Self {
+        match e {
+            ReportError::NotFound => {
+                Self::new(StatusCode::NOT_FOUND, ApiErrorCode::NotFound, e.to_string())
+            }
+            ReportError::NotFinished => Self::new(
+                StatusCode::CONFLICT,
+                ApiErrorCode::AnalysisNotFinished,
+                "the analysis is not finished yet: poll GET /api/v1/analyses/{id} until its status is complete",
+            ),
+            ReportError::Failed(message) => Self::new(
+                StatusCode::CONFLICT,
+                ApiErrorCode::AnalysisFailed,
+                format!("the analysis failed, so it has no report: {message}"),
+            ),
+            ReportError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<PageError> for V1Error {
+    fn from(e: PageError) -> Self {
+        match e {
+            PageError::Invalid(message) => Self::invalid(StatusCode::BAD_REQUEST, message),
+            PageError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<JsonRejection> for V1Error {
+    fn from(r: JsonRejection) -> Self {
+        AppError::from(r).into()
+    }
+}
+
+impl From<QueryRejection> for V1Error {
+    fn from(r: QueryRejection) -> Self {
+        AppError::from(r).into()
+    }
+}

@@ -1,4 +1,4 @@
-//! What hangs off a user account: white-label branding, team members, API usage and the
+//! What hangs off a user account: white-label branding, team members and the
 //! monthly report allowance of a subscription.
 //! Teams: invitations by e-mail link, memberships and removal (docs/PRODUCT.md §3.5, §6.7).
 
@@ -11,7 +11,7 @@ use sea_orm::{
 
 use crate::clock::now;
 use crate::entity::users::Column as U;
-use crate::entity::{api_usage, team_invitations, team_members, users, whitelabel_branding};
+use crate::entity::{team_invitations, team_members, users, whitelabel_branding};
 use crate::users::normalize_email;
 use crate::{StoreError, StoreResult, begin_write};
 
@@ -178,62 +178,6 @@ pub async fn team_of(
         .filter(team_members::Column::TeamOwnerId.eq(team_owner_id))
         .order_by_asc(team_members::Column::Id)
         .all(db)
-        .await?)
-}
-
-/// One API call made with a user's key.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiCall {
-    /// Path called.
-    pub endpoint: String,
-    /// HTTP method.
-    pub method: String,
-    /// Time to answer, ms.
-    pub response_time_ms: i32,
-    /// HTTP status answered.
-    pub status_code: i32,
-}
-
-/// Records an API call and counts it on the user, in one transaction.
-pub async fn record_api_call(
-    db: &DatabaseConnection,
-    user_id: i64,
-    call: &ApiCall,
-) -> StoreResult<()> {
-    let txn = begin_write(db).await?;
-    let counted = users::Entity::update_many()
-        .col_expr(U::ApiCalls, Expr::col(U::ApiCalls).add(1))
-        .filter(U::Id.eq(user_id))
-        .exec(&txn)
-        .await?;
-    if counted.rows_affected != 1 {
-        return Err(StoreError::NotFound);
-    }
-    api_usage::Entity::insert(api_usage::ActiveModel {
-        user_id: Set(user_id),
-        endpoint: Set(call.endpoint.clone()),
-        method: Set(call.method.clone()),
-        response_time_ms: Set(call.response_time_ms),
-        status_code: Set(call.status_code),
-        timestamp: Set(now()),
-        ..Default::default()
-    })
-    .exec_without_returning(&txn)
-    .await?;
-    txn.commit().await?;
-    Ok(())
-}
-
-/// API calls a user made since `since` (for rate limiting against `users.api_rate_limit`).
-pub async fn api_calls_since(
-    db: &DatabaseConnection,
-    user_id: i64,
-    since: DateTime<Utc>,
-) -> StoreResult<u64> {
-    Ok(api_usage::Entity::find()
-        .filter(api_usage::Column::UserId.eq(user_id))
-        .filter(api_usage::Column::Timestamp.gte(since))
-        .count(db)
         .await?)
 }
 

@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::entity::{
-    analysis_jobs, analysis_results, credit_ledger, credit_purchases, sessions, team_members, users,
+    analysis_jobs, analysis_results, api_keys, credit_ledger, credit_purchases, sessions,
+    team_members, users,
 };
 use crate::{StoreError, StoreResult, begin_write};
 
@@ -97,7 +98,7 @@ pub async fn requested_by_any(
 
 /// Everything stored about a user, as JSON for "download my data": the account without its
 /// password hash or key hashes, the credit ledger, purchases, team rows, the number of open
-/// sessions, and every analysis with its full report.
+/// sessions, the API keys (names and prefixes) and calls, and every analysis with its full report.
 pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreResult<Value> {
     let user = users::Entity::find_by_id(user_id)
         .one(db)
@@ -125,6 +126,11 @@ pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreRes
         .all(db)
         .await?
         .len();
+    let keys = api_keys::Entity::find()
+        .filter(api_keys::Column::UserId.eq(user_id))
+        .order_by_asc(api_keys::Column::Id)
+        .all(db)
+        .await?;
     let jobs = analysis_jobs::Entity::find()
         .filter(analysis_jobs::Column::RequesterUserId.eq(user_id))
         .order_by_asc(analysis_jobs::Column::CreatedAt)
@@ -185,12 +191,19 @@ pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreRes
             "status": t.status, "joinedAt": t.joined_at.map(|d| d.to_rfc3339()),
         })).collect::<Vec<_>>(),
         "openSessions": open_sessions,
+        // The keys as the dashboard lists them (never their hashes), and the calls counted.
+        "apiKeys": keys.iter().map(|k| json!({
+            "name": k.name, "prefix": k.prefix, "createdAt": k.created_at.to_rfc3339(),
+            "lastUsedAt": k.last_used_at.map(|t| t.to_rfc3339()),
+            "revokedAt": k.revoked_at.map(|t| t.to_rfc3339()),
+        })).collect::<Vec<_>>(),
+        "apiCalls": user.api_calls,
         "analyses": analyses,
     }))
 }
 
 /// Deletes a user with the reports they requested and their jobs, in one transaction; sessions,
-/// tokens, team rows, branding and ledger go with the user row (cascades). Reports of their team
+/// tokens, team rows, branding, API keys and ledger go with the user row (cascades). Reports of their team
 /// owner's that they did not request stay.
 pub async fn delete_account(db: &DatabaseConnection, user_id: i64) -> StoreResult<()> {
     let txn = begin_write(db).await?;

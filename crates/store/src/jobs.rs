@@ -199,6 +199,29 @@ impl Job {
         }
     }
 
+    /// The job as `/api/v1` shows it: its status, progress and what it cost.
+    pub fn api_view(&self) -> domain::api::ApiAnalysis {
+        use domain::api::AnalysisStatus;
+        domain::api::ApiAnalysis {
+            id: self.id.to_string(),
+            url: self.canonical_url.clone(),
+            report_type: self.report_type,
+            status: match self.status {
+                JobStatus::Queued => AnalysisStatus::Queued,
+                JobStatus::Running => AnalysisStatus::Running,
+                JobStatus::Complete => AnalysisStatus::Complete,
+                JobStatus::Failed => AnalysisStatus::Failed,
+            },
+            progress: u32::from(self.progress),
+            step: self.step.clone().filter(|s| s != "complete"),
+            message: self.message.clone(),
+            error: self.error.clone(),
+            cost: self.charge.map_or(Credits::ZERO, |c| c.total()),
+            created_at: self.created_at.to_rfc3339(),
+            finished_at: self.finished_at.map(|t| t.to_rfc3339()),
+        }
+    }
+
     /// Whether a failure of this job gives its visitor's free analysis back: an anonymous
     /// basic analysis used one (docs/PRODUCT.md §9.1).
     pub fn used_free_allowance(&self) -> bool {
@@ -318,6 +341,102 @@ pub async fn enqueue_paid_analysis(
     }
 }
 
+/// The outcome of [`enqueue_paid_analysis_once`].
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyedAnalysis {
+    /// The credits were spent and the job queued under the key.
+    Queued(Job),
+    /// The requester queued a job under this key before: that job, nothing charged again.
+    Existing(Job),
+    /// The payer's credits did not cover the cost and no job has the key; nothing was written.
+    Insufficient {
+        /// What the payer could spend.
+        balance: Credits,
+    },
+}
+
+/// [`enqueue_paid_analysis`] at most once per requester and `idempotency_key` (an API client's
+/// `Idempotency-Key`): a submission whose key the requester used before answers the job queued
+/// then and spends nothing.
+///
+/// The unique index on `(requester_user_id, idempotency_key)` decides, not a check in memory:
+/// concurrent submissions with one key queue one job. Each spends inside its own transaction
+/// and writes the key on its job; every one but the first fails on the index (PostgreSQL makes
+/// it wait for the first to commit; SQLite runs one writer at a time), rolls back its spend and
+/// answers the first one's job. A submission that finds the credits already spent by the first
+/// looks for the key's job before answering that the credits do not cover it.
+pub async fn enqueue_paid_analysis_once(
+    db: &DatabaseConnection,
+    payer: Payer,
+    cost: Credits,
+    analysis: &NewAnalysis,
+    idempotency_key: &str,
+) -> StoreResult<KeyedAnalysis> {
+    if let Some(job) = job_for_idempotency_key(db, payer.user_id, idempotency_key).await? {
+        return Ok(KeyedAnalysis::Existing(job));
+    }
+    let id = Uuid::new_v4();
+    let analysis = NewAnalysis {
+        requester_user_id: Some(payer.user_id),
+        ..analysis.clone()
+    };
+    let txn = begin_write(db).await?;
+    let attempt: StoreResult<Result<(), Credits>> = async {
+        match spend_in(&txn, payer, cost, Some(&id.to_string())).await? {
+            Spend::Insufficient { balance } => Ok(Err(balance)),
+            Spend::Spent(charge) => {
+                enqueue_in(&txn, &analysis, id, Some(&charge)).await?;
+                analysis_jobs::Entity::update_many()
+                    .col_expr(C::IdempotencyKey, Expr::value(idempotency_key))
+                    .filter(C::Id.eq(id))
+                    .exec(&txn)
+                    .await?;
+                Ok(Ok(()))
+            }
+        }
+    }
+    .await;
+    match attempt {
+        Ok(Ok(())) => {
+            txn.commit().await?;
+            Ok(KeyedAnalysis::Queued(get_job(db, id).await?))
+        }
+        Ok(Err(balance)) => {
+            txn.rollback().await?;
+            Ok(
+                match job_for_idempotency_key(db, payer.user_id, idempotency_key).await? {
+                    Some(job) => KeyedAnalysis::Existing(job),
+                    None => KeyedAnalysis::Insufficient { balance },
+                },
+            )
+        }
+        Err(StoreError::Conflict(detail)) => {
+            txn.rollback().await?;
+            job_for_idempotency_key(db, payer.user_id, idempotency_key)
+                .await?
+                .map(KeyedAnalysis::Existing)
+                .ok_or(StoreError::Conflict(detail))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The job `requester` queued under `idempotency_key`, if any.
+pub async fn job_for_idempotency_key(
+    db: &DatabaseConnection,
+    requester: i64,
+    idempotency_key: &str,
+) -> StoreResult<Option<Job>> {
+    analysis_jobs::Entity::find()
+        .filter(C::RequesterUserId.eq(requester))
+        .filter(C::IdempotencyKey.eq(idempotency_key))
+        .one(db)
+        .await?
+        .map(Job::try_from)
+        .transpose()
+}
+
 pub(crate) async fn enqueue_in<T: ConnectionTrait>(
     txn: &T,
     analysis: &NewAnalysis,
@@ -353,6 +472,7 @@ pub(crate) async fn enqueue_in<T: ConnectionTrait>(
         plan_charge: Set(charge.map_or(0, |c| crate::credits::halves(c.plan))),
         charged_user_id: Set(charge.map(|c| c.paid_by)),
         credits_refunded_at: Set(None),
+        idempotency_key: Set(None),
     };
     analysis_jobs::Entity::insert(row)
         .exec_with_returning(txn)
@@ -657,6 +777,30 @@ pub async fn jobs_for_user(
         .into_iter()
         .map(Job::try_from)
         .collect()
+}
+
+/// One page of the jobs a user requested, newest first, and how many they requested in all
+/// (`GET /api/v1/analyses`).
+pub async fn jobs_page_for_user(
+    db: &DatabaseConnection,
+    user_id: i64,
+    offset: u64,
+    limit: u64,
+) -> StoreResult<(Vec<Job>, u64)> {
+    use sea_orm::PaginatorTrait;
+    let mine = analysis_jobs::Entity::find().filter(C::RequesterUserId.eq(user_id));
+    let total = mine.clone().count(db).await?;
+    let jobs = mine
+        .order_by_desc(C::CreatedAt)
+        .order_by_desc(C::Id)
+        .offset(offset)
+        .limit(limit)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(Job::try_from)
+        .collect::<StoreResult<Vec<Job>>>()?;
+    Ok((jobs, total))
 }
 
 /// The newest `limit` jobs, optionally only those in one status, newest first (admin view).

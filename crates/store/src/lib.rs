@@ -28,6 +28,7 @@
 pub mod accounts;
 pub mod affiliates;
 pub mod allowance;
+pub mod api_keys;
 pub mod billing;
 mod clock;
 mod connect;

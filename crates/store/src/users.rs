@@ -56,7 +56,9 @@ pub async fn create_user(db: &DatabaseConnection, user: &NewUser) -> StoreResult
         is_admin: Set(false),
         admin_level: Set("user".into()),
         api_calls: Set(0),
-        api_rate_limit: Set(100),
+        api_rate_limit: Set(
+            i32::try_from(domain::api::DEFAULT_RATE_LIMIT_PER_MINUTE).unwrap_or(i32::MAX)
+        ),
         max_team_members: Set(1),
         has_white_label: Set(false),
         whitelabel_usage: Set(0),
@@ -112,17 +114,6 @@ pub async fn find_user_by_clerk_id(
         .await?)
 }
 
-/// The user owning this API key hash.
-pub async fn find_user_by_api_key_hash(
-    db: &DatabaseConnection,
-    api_key_hash: &str,
-) -> StoreResult<Option<users::Model>> {
-    Ok(users::Entity::find()
-        .filter(users::Column::ApiKeyHash.eq(api_key_hash))
-        .one(db)
-        .await?)
-}
-
 /// Replaces a user's password hash.
 pub async fn set_password_hash(
     db: &DatabaseConnection,
@@ -131,19 +122,6 @@ pub async fn set_password_hash(
 ) -> StoreResult<()> {
     let mut user = get_user(db, id).await?.into_active_model();
     user.password_hash = Set(Some(password_hash.to_owned()));
-    user.updated_at = Set(now());
-    user.update(db).await?;
-    Ok(())
-}
-
-/// Sets or clears a user's API key hash.
-pub async fn set_api_key_hash(
-    db: &DatabaseConnection,
-    id: i64,
-    api_key_hash: Option<&str>,
-) -> StoreResult<()> {
-    let mut user = get_user(db, id).await?.into_active_model();
-    user.api_key_hash = Set(api_key_hash.map(str::to_owned));
     user.updated_at = Set(now());
     user.update(db).await?;
     Ok(())
@@ -225,6 +203,24 @@ pub async fn set_subscription_plan(
 ) -> StoreResult<()> {
     let mut user = get_user(db, id).await?.into_active_model();
     user.subscription_plan = Set(plan.to_owned());
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Makes a user a site administrator, or not.
+pub async fn set_admin(db: &DatabaseConnection, id: i64, is_admin: bool) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.is_admin = Set(is_admin);
+    user.updated_at = Set(now());
+    user.update(db).await?;
+    Ok(())
+}
+
+/// Sets the requests per minute each of a user's API keys may make (`users.api_rate_limit`).
+pub async fn set_api_rate_limit(db: &DatabaseConnection, id: i64, limit: u32) -> StoreResult<()> {
+    let mut user = get_user(db, id).await?.into_active_model();
+    user.api_rate_limit = Set(i32::try_from(limit).unwrap_or(i32::MAX));
     user.updated_at = Set(now());
     user.update(db).await?;
     Ok(())

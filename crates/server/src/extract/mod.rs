@@ -4,10 +4,12 @@
 //! extractors still to come (the signed-in user, the admin, an API key) slot in beside these
 //! without touching the handlers that do not use them.
 
+mod api_key;
 mod client_ip;
 mod json;
 mod session;
 
+pub use api_key::{ApiCaller, V1Json, gate};
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use json::ApiJson;
 pub use session::{

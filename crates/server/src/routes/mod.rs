@@ -5,6 +5,8 @@
 
 pub mod accounts;
 pub mod analyses;
+pub mod api_keys;
+pub mod api_v1;
 pub mod billing;
 pub mod contact;
 pub mod dashboard;
@@ -28,4 +30,11 @@ use crate::error::{AppError, AppResult};
 /// An id from a path: anything that is not a UUID names nothing we have.
 fn parse_id(raw: &str, what: &str) -> AppResult<Uuid> {
     Uuid::parse_str(raw.trim()).map_err(|_| AppError::NotFound(format!("{what} not found")))
+}
+
+/// A row id from a path: anything that is not a number names nothing, answered with `missing`.
+fn parse_row_id(raw: &str, missing: &str) -> AppResult<i64> {
+    raw.trim()
+        .parse()
+        .map_err(|_| AppError::NotFound(missing.to_owned()))
 }

@@ -44,7 +44,8 @@ async fn download_report(
     pdf_response(&state, report).await
 }
 
-async fn pdf_response(state: &AppState, report: AnalysisReport) -> AppResult<Response> {
+/// The PDF of `report` as a download (also `/api/v1`'s `report.pdf`).
+pub(crate) async fn pdf_response(state: &AppState, report: AnalysisReport) -> AppResult<Response> {
     let disposition =
         HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file_name(&report)))
             .map_err(AppError::internal)?;

@@ -8,8 +8,9 @@ use domain::accounts::{TeamRole, TeamView};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::extract::{ApiJson, CurrentUser};
+use crate::routes::parse_row_id;
 use crate::services::teams;
 use crate::state::AppState;
 
@@ -91,10 +92,7 @@ async fn remove_member(
     current: CurrentUser,
     Path(id): Path<String>,
 ) -> AppResult<Json<serde_json::Value>> {
-    let id: i64 = id
-        .trim()
-        .parse()
-        .map_err(|_| AppError::NotFound("No such member in your team".to_owned()))?;
+    let id = parse_row_id(&id, "No such member in your team")?;
     teams::remove(&state.db, &current.user, id).await?;
     Ok(Json(
         json!({"success": true, "message": "Removed from the team"}),

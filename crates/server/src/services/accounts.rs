@@ -17,6 +17,7 @@ use base64::Engine as _;
 use chrono::{DateTime, Duration, Utc};
 use domain::accounts::{self as rules, Account, DashboardData, TeamMembership, TeamRole};
 use domain::commerce::{TRIAL_CREDITS, TRIAL_VALID_DAYS, free_allowance_key};
+use domain::credits::Credits;
 use domain::forms::{FieldError, Registration, validate_registration};
 use sha2::{Digest, Sha256};
 use store::entity::{sessions, users};
@@ -660,6 +661,48 @@ fn rfc3339(at: Option<DateTime<Utc>>) -> Option<String> {
     at.map(|t| t.to_rfc3339())
 }
 
+/// What a user can spend now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spendable {
+    /// Paid credits: the team owner's for a member (members share the owner's credits).
+    pub paid: Credits,
+    /// The user's own trial credit, while valid.
+    pub trial: Credits,
+    /// When the trial credit expires, once a trial was started.
+    pub trial_expires_at: Option<DateTime<Utc>>,
+    /// Whether the owner's plan covers paid reports whatever the credits.
+    pub unlimited: bool,
+}
+
+async fn credits_of(
+    db: &DatabaseConnection,
+    user: &users::Model,
+    owner: &users::Model,
+) -> Result<Spendable, AccountError> {
+    let at = store::now();
+    let own = store::credits::credit_balance(db, user.id, at).await?;
+    let paid = if owner.id == user.id {
+        own.paid
+    } else {
+        store::credits::credit_balance(db, owner.id, at).await?.paid
+    };
+    Ok(Spendable {
+        paid,
+        trial: own.trial,
+        trial_expires_at: own.trial_expires_at,
+        unlimited: store::credits::plan_covers(db, owner.id, at).await?,
+    })
+}
+
+/// What `user` can spend now, counted as a paid report spends it.
+pub async fn spendable_credits(
+    db: &DatabaseConnection,
+    user: &users::Model,
+) -> Result<Spendable, AccountError> {
+    let (owner, _) = team_context(db, user).await?;
+    credits_of(db, user, &owner).await
+}
+
 /// The account as the web app reads it: paid credits are the team owner's for a member
 /// (members share the owner's credits), the trial credit is the user's own.
 pub async fn account_view(
@@ -667,14 +710,8 @@ pub async fn account_view(
     user: &users::Model,
     csrf_token: &str,
 ) -> Result<Account, AccountError> {
-    let at = store::now();
     let (owner, role) = team_context(db, user).await?;
-    let own = store::credits::credit_balance(db, user.id, at).await?;
-    let paid = if owner.id == user.id {
-        own.paid
-    } else {
-        store::credits::credit_balance(db, owner.id, at).await?.paid
-    };
+    let credits = credits_of(db, user, &owner).await?;
     let team = (owner.id != user.id).then(|| TeamMembership {
         owner_id: owner.id,
         owner_email: owner.email.clone(),
@@ -688,11 +725,11 @@ pub async fn account_view(
         username: user.username.clone().unwrap_or_default(),
         email_verified: user.email_verified_at.is_some(),
         has_used_trial: user.has_used_trial,
-        paid_credits: paid,
-        trial_credits: own.trial,
-        trial_expires_at: rfc3339(own.trial_expires_at),
+        paid_credits: credits.paid,
+        trial_credits: credits.trial,
+        trial_expires_at: rfc3339(credits.trial_expires_at),
         plan: owner.subscription_plan.clone(),
-        unlimited_reports: store::credits::plan_covers(db, owner.id, at).await?,
+        unlimited_reports: credits.unlimited,
         seats: crate::services::teams::team_seats(db, &owner).await?,
         team,
         has_password: user.password_hash.is_some(),

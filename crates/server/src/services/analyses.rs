@@ -13,7 +13,7 @@ use domain::site_url::SiteUrl;
 use store::DatabaseConnection;
 use store::credits::Payer;
 use store::entity::users;
-use store::jobs::{NewAnalysis, PaidAnalysis};
+use store::jobs::{Job, KeyedAnalysis, NewAnalysis, PaidAnalysis};
 use uuid::Uuid;
 
 use crate::services::hub::Hub;
@@ -42,6 +42,11 @@ pub enum SubmitError {
     /// what they have.
     #[error("{0}")]
     InsufficientCredits(String),
+    /// An API client's `Idempotency-Key` was used before for a different address or report.
+    #[error(
+        "this Idempotency-Key was used before for a different request: use a new key for a new analysis"
+    )]
+    IdempotencyKeyReused,
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
@@ -107,25 +112,11 @@ pub async fn submit_paid_analysis(
 ) -> Result<Uuid, SubmitError> {
     let site = parse_site(url)?;
     let user = user.ok_or(SubmitError::SignInRequired)?;
-    let paid_by = match store::accounts::membership_of(db, user.id).await? {
-        Some((_, owner)) => owner.id,
-        None => user.id,
-    };
     let queued = store::jobs::enqueue_paid_analysis(
         db,
-        Payer {
-            user_id: user.id,
-            paid_by,
-        },
+        payer_of(db, user).await?,
         report_cost(report_type),
-        &NewAnalysis {
-            url: site.to_string(),
-            canonical_url: site.to_string(),
-            report_type,
-            requested_pages: report_type.pages(),
-            requester_user_id: Some(user.id),
-            requester_ip: Some(ip.to_string()),
-        },
+        &paid_analysis(ip, user, report_type, &site),
     )
     .await?;
     match queued {
@@ -134,6 +125,98 @@ pub async fn submit_paid_analysis(
             Ok(job.id)
         }
         PaidAnalysis::Insufficient { balance } => Err(SubmitError::InsufficientCredits(
+            insufficient_credits_message(report_type, balance),
+        )),
+    }
+}
+
+/// Who pays for `user`'s paid report: the team owner's paid credits for a member (members
+/// share their owner's credits), else the user's own; the trial credit is always the user's.
+async fn payer_of(db: &DatabaseConnection, user: &users::Model) -> Result<Payer, SubmitError> {
+    let paid_by = match store::accounts::membership_of(db, user.id).await? {
+        Some((_, owner)) => owner.id,
+        None => user.id,
+    };
+    Ok(Payer {
+        user_id: user.id,
+        paid_by,
+    })
+}
+
+fn paid_analysis(
+    ip: IpAddr,
+    user: &users::Model,
+    report_type: ReportType,
+    site: &SiteUrl,
+) -> NewAnalysis {
+    NewAnalysis {
+        url: site.to_string(),
+        canonical_url: site.to_string(),
+        report_type,
+        requested_pages: report_type.pages(),
+        requester_user_id: Some(user.id),
+        requester_ip: Some(ip.to_string()),
+    }
+}
+
+/// A paid report submitted through the API.
+#[derive(Debug, Clone)]
+pub struct ApiSubmission {
+    /// The analysis.
+    pub job: Job,
+    /// True when an earlier submission with the same `Idempotency-Key` queued it: nothing was
+    /// spent this time.
+    pub replayed: bool,
+}
+
+/// [`submit_paid_analysis`] for an API client, which spends credits exactly as the web does.
+/// With an `idempotency_key` (validated by the caller) the report is queued and paid at most
+/// once per user and key, however often and however concurrently it is submitted
+/// ([`store::jobs::enqueue_paid_analysis_once`]); a key reused for another address or report
+/// type is refused.
+pub async fn submit_api_analysis(
+    db: &DatabaseConnection,
+    hub: &Hub,
+    ip: IpAddr,
+    user: &users::Model,
+    report_type: ReportType,
+    url: &str,
+    idempotency_key: Option<&str>,
+) -> Result<ApiSubmission, SubmitError> {
+    let Some(key) = idempotency_key else {
+        let id = submit_paid_analysis(db, hub, ip, Some(user), report_type, url).await?;
+        return Ok(ApiSubmission {
+            job: store::jobs::get_job(db, id).await?,
+            replayed: false,
+        });
+    };
+    let site = parse_site(url)?;
+    let outcome = store::jobs::enqueue_paid_analysis_once(
+        db,
+        payer_of(db, user).await?,
+        report_cost(report_type),
+        &paid_analysis(ip, user, report_type, &site),
+        key,
+    )
+    .await?;
+    match outcome {
+        KeyedAnalysis::Queued(job) => {
+            hub.job_queued().await;
+            Ok(ApiSubmission {
+                job,
+                replayed: false,
+            })
+        }
+        KeyedAnalysis::Existing(job) => {
+            if job.canonical_url != site.to_string() || job.report_type != report_type {
+                return Err(SubmitError::IdempotencyKeyReused);
+            }
+            Ok(ApiSubmission {
+                job,
+                replayed: true,
+            })
+        }
+        KeyedAnalysis::Insufficient { balance } => Err(SubmitError::InsufficientCredits(
             insufficient_credits_message(report_type, balance),
         )),
     }

@@ -4,6 +4,8 @@
 
 pub mod accounts;
 pub mod analyses;
+pub mod api;
+pub mod api_keys;
 pub mod billing;
 pub mod blobs;
 pub mod contact;

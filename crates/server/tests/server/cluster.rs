@@ -4,7 +4,8 @@
 //! PostgreSQL database and one S3-compatible bucket (moto's server on 127.0.0.1, installed by
 //! `just setup`). A job queued on one web node is streamed and read on the other; its
 //! screenshots and PDF come from either; a worker killed mid-job (SIGKILL) leaves its job to
-//! the other worker, which finishes it.
+//! the other worker, which finishes it; an API key's requests are counted once across both
+//! web nodes.
 //!
 //! Without PostgreSQL, moto or Chromium the test is skipped with a loud warning, except under
 //! `CI=true`, where each is required.
@@ -19,7 +20,7 @@ use server::services::blobs::Blobs;
 use store::jobs::JobStatus;
 
 use crate::support::{
-    Engine, Web, client, fixture_site, run_on, stalling_site, under_ci, wait_for_job,
+    Engine, Web, client, fixture_site, fresh_window, run_on, stalling_site, under_ci, wait_for_job,
 };
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -442,7 +443,59 @@ async fn two_web_nodes_and_two_workers_share_database_and_bucket() {
             finished_after.as_secs_f64()
         );
 
-        // 6. The survivors stop gracefully on SIGTERM.
+        // 6. An API key's limit is one count, kept in the database, whichever web node answers.
+        let user = store::users::create_user(
+            &conn,
+            &store::users::NewUser {
+                email: "api@example.com".to_owned(),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("user");
+        store::users::set_api_rate_limit(&conn, user.id, 4)
+            .await
+            .expect("limit");
+        let secret = domain::api::format_key(&[7; domain::api::KEY_BYTES]);
+        store::api_keys::create_api_key(
+            &conn,
+            &store::api_keys::NewApiKey {
+                user_id: user.id,
+                name: "cluster".to_owned(),
+                prefix: domain::api::key_prefix(&secret),
+                key_hash: server::services::accounts::hash_token(&secret),
+            },
+            domain::api::MAX_KEYS_PER_ACCOUNT,
+        )
+        .await
+        .expect("key");
+        fresh_window().await;
+        let mut remaining = Vec::new();
+        for node in [&a, &b, &a, &b, &a, &b] {
+            let res = node
+                .http
+                .get(format!("{}/api/v1/usage", node.base))
+                .bearer_auth(&secret)
+                .send()
+                .await
+                .expect("API call");
+            remaining.push((
+                res.status().as_u16(),
+                res.headers()
+                    .get("ratelimit-remaining")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or_default()
+                    .to_owned(),
+            ));
+        }
+        let expected: Vec<(u16, String)> = [(200, "3"), (200, "2"), (200, "1"), (200, "0")]
+            .into_iter()
+            .chain([(429, "0"), (429, "0")])
+            .map(|(s, r)| (s, r.to_owned()))
+            .collect();
+        assert_eq!(remaining, expected, "one count across both web nodes");
+
+        // 7. The survivors stop gracefully on SIGTERM.
         let survivor = &mut workers[1 - victim];
         assert!(survivor.terminate().await.success(), "worker exit status");
         assert!(web_a.terminate().await.success(), "web A exit status");

@@ -380,3 +380,22 @@ pub fn received(dir: &Path) -> Vec<Value> {
         .map(|p| serde_json::from_str(&std::fs::read_to_string(p).expect("mail")).expect("JSON"))
         .collect()
 }
+
+/// Makes `member` an active member of `owner`'s team in `role`, as an accepted invitation does.
+pub async fn join_team(db: &store::DatabaseConnection, owner: i64, member: i64, role: &str) {
+    store::accounts::add_team_member(db, owner, member, role, &[])
+        .await
+        .expect("invite");
+    store::accounts::accept_team_invitation(db, owner, member)
+        .await
+        .expect("join");
+}
+
+/// Waits, if needed, for a window with at least 20 seconds left, so a short test's requests
+/// all fall in one window (the windows are the wall clock's minutes).
+pub async fn fresh_window() {
+    let window = domain::api::rate_window(store::now().timestamp_millis());
+    if window.reset_after < 20 {
+        tokio::time::sleep(std::time::Duration::from_secs(window.reset_after + 1)).await;
+    }
+}

@@ -60,6 +60,8 @@ pub struct Model {
     pub credits_refunded_at: Option<DateTimeUtc>,
     /// The `plan_charge` column: half credits `charged_user_id`'s unlimited plan covered.
     pub plan_charge: i32,
+    /// The `idempotency_key` column: the API client's `Idempotency-Key`, unique per requester.
+    pub idempotency_key: Option<String>,
 }
 
 /// No relations are declared: repository functions join explicitly.

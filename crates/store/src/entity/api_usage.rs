@@ -21,6 +21,8 @@ pub struct Model {
     pub status_code: i32,
     /// The `timestamp` column.
     pub timestamp: DateTimeUtc,
+    /// The `api_key_id` column: the key that made the call.
+    pub api_key_id: Option<i64>,
 }
 
 /// No relations are declared: repository functions join explicitly.

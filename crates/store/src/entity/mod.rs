@@ -7,6 +7,8 @@ pub mod affiliate_payouts;
 pub mod affiliates;
 pub mod analysis_jobs;
 pub mod analysis_results;
+pub mod api_keys;
+pub mod api_rate_windows;
 pub mod api_usage;
 pub mod checkout_sessions;
 pub mod contact_messages;

@@ -4,9 +4,10 @@ use chrono::Duration;
 use sea_orm::DatabaseConnection;
 use store::StoreError;
 use store::accounts::{
-    ApiCall, Branding, accept_team_invitation, add_team_member, api_calls_since, branding_for_user,
-    record_api_call, reset_monthly_allowance, save_branding, team_of, use_monthly_report,
+    Branding, accept_team_invitation, add_team_member, branding_for_user, reset_monthly_allowance,
+    save_branding, team_of, use_monthly_report,
 };
+use store::api_keys::{ApiCall, api_calls_since, record_api_call};
 use store::reports::{
     NewEmailReport, create_email_report, find_by_upgrade_token, mark_email_report_sent,
 };
@@ -92,6 +93,7 @@ both!(api_calls_are_logged_and_counted, |db, engine| {
         method: "POST".into(),
         response_time_ms: 120,
         status_code: 200,
+        api_key_id: None,
     };
     for _ in 0..3 {
         record_api_call(&db, id, &call).await.expect("record");

@@ -5,6 +5,7 @@ mod support;
 
 mod accounts;
 mod allowance;
+mod api_keys;
 mod credits;
 mod extras;
 mod graph;

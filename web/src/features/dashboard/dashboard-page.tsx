@@ -12,6 +12,7 @@ import { toast } from "../../lib/toast";
 import { ScoreTrend } from "./score-trend";
 import { TeamSection } from "./team-section";
 import { BillingSection } from "./billing-section";
+import { ApiKeysSection } from "./api-keys-section";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -108,6 +109,7 @@ export function DashboardPage() {
       </div>
       <TeamSection account={account} />
       {!account.team && <BillingSection />}
+      <ApiKeysSection />
       <section aria-labelledby="sites" className="flex flex-col gap-4">
         <h2 id="sites" className="text-xl font-semibold">
           Your analyses

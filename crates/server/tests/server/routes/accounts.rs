@@ -32,7 +32,7 @@ pub fn malformed() -> Vec<Case> {
 
 /// Our public origin in the tests' configuration.
 const ORIGIN: &str = "https://sitelens.test";
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// A browser as the server sees it: a session cookie (kept by hand: it is `Secure`, and the
 /// tests speak plain HTTP on loopback), the page's CSRF token, and our origin on each request.
@@ -65,6 +65,11 @@ impl<'a> Browser<'a> {
             ("sec-fetch-site", "cross-site".to_owned()),
         ];
         b
+    }
+
+    /// Forgets the page's CSRF token, as a forged request from elsewhere would lack it.
+    pub(crate) fn drop_csrf(&mut self) {
+        self.csrf = None;
     }
 
     pub(crate) async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {

@@ -3,6 +3,8 @@
 
 mod accounts;
 mod analyses;
+mod api_keys;
+mod api_v1;
 mod billing;
 mod contact;
 mod files;
@@ -59,6 +61,7 @@ fn table() -> Vec<Case> {
     t.extend(trial::malformed());
     t.extend(accounts::malformed());
     t.extend(billing::malformed());
+    t.extend(api_keys::malformed());
     t
 }
 

@@ -12,7 +12,7 @@ use store::credits::{Payer, credit_balance, credit_history, grant_credits};
 use store::jobs::{NewAnalysis, PaidAnalysis};
 
 use super::accounts::Browser;
-use crate::support::{BOTH, TestDb, WEB_ONLY, config, each_engine, spawn_app};
+use crate::support::{BOTH, TestDb, WEB_ONLY, config, each_engine, join_team, spawn_app};
 
 /// Jobs in the database.
 async fn job_count(db: &store::DatabaseConnection) -> usize {
@@ -93,12 +93,7 @@ async fn paid_analyses_answer_by_who_asks_and_write_all_or_nothing() {
         grant_credits(&store_db, member_id, Credits::whole(5), "admin", None)
             .await
             .expect("grant");
-        store::accounts::add_team_member(&store_db, owner_id, member_id, "member", &[])
-            .await
-            .expect("invite");
-        store::accounts::accept_team_invitation(&store_db, owner_id, member_id)
-            .await
-            .expect("join");
+        join_team(&store_db, owner_id, member_id, "member").await;
         let basic = member
             .post(
                 "/api/analyze",

@@ -1,0 +1,75 @@
+import { test, expect, seriousViolations, shot } from "./fixtures";
+
+test.describe("the public API", () => {
+  test("a developer creates a key on the dashboard, runs an analysis with it, reads its report and PDF, then revokes it", async ({ page, request, baseURL, siteUrl }, info) => {
+    const email = `dev-${Date.now()}@example.com`;
+    await page.goto("/sign-up");
+    await expect(page).toHaveURL(/\/accounts\/sign-up\?redirect_url=%2Fdashboard/);
+    await page.getByLabel("First name").fill("Linus");
+    await page.getByLabel("Last name").fill("Dev");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Username").fill(`dev${Date.now()}`);
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // The trial's credit pays for the API's basic report (half a credit), as it would on the web.
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Start Free Trial" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/dashboard");
+
+    await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+    await expect(page.getByText("No API keys yet.")).toBeVisible();
+    await page.getByRole("button", { name: "Create Key" }).click();
+    await expect(page.getByText("Give the key a name, for example the tool that will use it")).toBeVisible();
+    await page.getByLabel("Key name").fill("Deploy pipeline");
+    await page.getByRole("button", { name: "Create Key" }).click();
+    const shown = page.getByLabel("New API key");
+    await expect(shown).toHaveValue(/^slk_[0-9a-f]{64}$/);
+    const key = await shown.inputValue();
+    await page.getByRole("button", { name: "Copy key" }).click();
+    await expect(page.getByText(/Copied to the clipboard\.|Copying failed/)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, info, "api-key-created");
+    await page.getByRole("button", { name: "I have copied it" }).click();
+    await expect(shown).toBeHidden();
+    const list = page.getByRole("list", { name: "API keys" });
+    await expect(list).toContainText(`Deploy pipeline${key.slice(0, 12)}…`);
+    await expect(list).toContainText("Last used Never");
+
+    // The README's quick start, as a program makes it.
+    const auth = { Authorization: `Bearer ${key}` };
+    const submitted = await request.post(`${baseURL}/api/v1/analyses`, {
+      headers: { ...auth, "Idempotency-Key": `e2e-${Date.now()}` },
+      data: { url: siteUrl, reportType: "basic" },
+    });
+    expect(submitted.status()).toBe(201);
+    expect(submitted.headers()["ratelimit-limit"]).toBe("100");
+    const { id } = (await submitted.json()) as { id: string };
+    await expect
+      .poll(async () => ((await (await request.get(`${baseURL}/api/v1/analyses/${id}`, { headers: auth })).json()) as { status: string }).status, { timeout: 90_000 })
+      .toBe("complete");
+    const report = await request.get(`${baseURL}/api/v1/analyses/${id}/report`, { headers: auth });
+    expect(report.status()).toBe(200);
+    expect(((await report.json()) as { scores: { overall: number } }).scores.overall).toBeGreaterThan(0);
+    const pdf = await request.get(`${baseURL}/api/v1/analyses/${id}/report.pdf`, { headers: auth });
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    expect((await pdf.body()).subarray(0, 4).toString()).toBe("%PDF");
+    const usage = (await (await request.get(`${baseURL}/api/v1/usage`, { headers: auth })).json()) as { trialCredits: number; callsThisPeriod: number };
+    expect(usage.trialCredits).toBe(0.5);
+    expect(usage.callsThisPeriod).toBeGreaterThanOrEqual(4);
+
+    // The dashboard shows the key used; revoking it stops it at once.
+    await page.reload();
+    await expect(list).not.toContainText("Last used Never");
+    await expect(page.getByRole("heading", { name: siteUrl })).toBeVisible();
+    await shot(page, info, "api-key-used");
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Revoke Deploy pipeline" }).click();
+    await expect(page.getByText("No API keys yet.")).toBeVisible();
+    const refused = await request.get(`${baseURL}/api/v1/usage`, { headers: auth });
+    expect(refused.status()).toBe(401);
+    expect(await refused.json()).toEqual({ error: { code: "unauthorized", message: expect.any(String) } });
+  });
+});
