@@ -658,15 +658,28 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
     }
 }
 
-/// Lighthouse's insecure request: plain `http:` or `ws:` to a host other than `localhost`,
-/// `127.0.0.1` or a `.localhost` name.
+/// The schemes Lighthouse 12.8 counts as secure (`UrlUtils.isSecureScheme`).
+const SECURE_SCHEMES: &[&str] = &[
+    "data",
+    "https",
+    "wss",
+    "blob",
+    "chrome",
+    "chrome-extension",
+    "about",
+    "filesystem",
+];
+
+/// Lighthouse's insecure request: any scheme but the secure ones (plain `http:` and `ws:`, but
+/// also `file:` or the `c:` of a Windows path pasted into a `src`, which Chromium requests and
+/// fails) to a host other than `localhost`, `127.0.0.1` or a `.localhost` name.
 pub(crate) fn insecure(url: &str) -> bool {
     let Ok(u) = url::Url::parse(url) else {
         return false;
     };
     let host = u.host_str().unwrap_or("");
-    matches!(u.scheme(), "http" | "ws")
-        && !(host == "localhost" || host == "127.0.0.1" || host.ends_with(".localhost"))
+    let local = host == "localhost" || host == "127.0.0.1" || host.ends_with(".localhost");
+    !(SECURE_SCHEMES.contains(&u.scheme()) || local)
 }
 
 /// Format bytes as the report shows sizes (KB, docs/PRODUCT.md §9.11).
@@ -687,6 +700,12 @@ mod tests {
         assert!(!insecure("http://localhost/a.js"));
         assert!(!insecure("http://app.localhost/a.js"));
         assert!(!insecure("data:image/png;base64,AAAA"));
+        assert!(!insecure("blob:https://example.com/0f3c"));
+        assert!(!insecure("wss://example.com/socket"));
+        // A Windows path in an image's src (a real page's mistake): Chromium requests it as a
+        // URL of scheme `c`, and Lighthouse lists it as insecure.
+        assert!(insecure("c:\\Users\\me\\Downloads\\India flag.png"));
+        assert!(insecure("file:///home/me/a.png"));
     }
 
     fn img(url: &str, file: (f64, f64), shown: (f64, f64), fit: &str) -> ImageProbe {

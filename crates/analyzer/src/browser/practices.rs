@@ -81,8 +81,8 @@ pub fn assess(run: &DeviceRun) -> BestPracticesResult {
     let mut audits = Vec::new();
     let mut findings = Vec::new();
 
-    // Lighthouse: every request over plain HTTP to a host other than localhost fails the
-    // audit, the page's own included, answered or not.
+    // Lighthouse: every request without TLS (plain HTTP, or a scheme such as `file:`) to a host
+    // other than localhost fails the audit, the page's own included, answered or not.
     let insecure = &run.metrics.insecure;
     let secure = c.secure_context && log.mixed_content.is_empty() && insecure.is_empty();
     audit(
@@ -108,7 +108,10 @@ pub fn assess(run: &DeviceRun) -> BestPracticesResult {
         } else if log.mixed_content.is_empty() && insecure.is_empty() {
             "The page and all its resources loaded over HTTPS.".into()
         } else if log.mixed_content.is_empty() {
-            format!("Requested over plain HTTP: {}.", list(insecure))
+            format!(
+                "Requested without TLS (plain HTTP or another insecure scheme): {}.",
+                list(insecure)
+            )
         } else {
             format!(
                 "Resources loaded over plain HTTP on an HTTPS page: {}.",
