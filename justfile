@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, moto's S3 server, aiosmtpd and localstripe (PyPI, pinned) and Debian's Chromium when running as root.
+# when it is installed but stopped, moto's S3 server, aiosmtpd, localstripe and schemathesis (PyPI, pinned) and Debian's Chromium when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -52,6 +52,15 @@ setup: web-deps
       python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
         --no-warn-conflicts --no-deps --target "$stripe" -r scripts/requirements-localstripe.txt
       cp scripts/requirements-localstripe.txt "$stripe/.requirements.txt"
+    fi
+    # schemathesis, run by `just schemathesis` against the API's OpenAPI document, the same way
+    # in .tools/schemathesis.
+    st=.tools/schemathesis
+    if ! cmp -s scripts/requirements-schemathesis.txt "$st/.requirements.txt"; then
+      rm -rf "$st"
+      python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-deps --target "$st" -r scripts/requirements-schemathesis.txt
+      cp scripts/requirements-schemathesis.txt "$st/.requirements.txt"
     fi
     # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
     missing=""
@@ -131,10 +140,17 @@ lint: wasm
     cd web && npx tsc -b && npx eslint --max-warnings 0 .
     cd e2e && ../web/node_modules/.bin/tsc -p .
 
-# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, fuzzing, e2e.
-test: setup lint && fuzz e2e
+# Every test of the project: lint, Rust (SQLite and PostgreSQL), shared vectors natively and in wasm, web unit tests, the API against its OpenAPI document, fuzzing, e2e.
+test: setup lint && schemathesis fuzz e2e
     cargo test --workspace --locked
     cd web && npx vitest run
+
+# schemathesis against a real `sitelens serve` on 127.0.0.1 (fresh SQLite, no worker): every
+# operation of /api/v1/openapi.json with `examples` generated inputs each (at most 100 s in all);
+# any 5xx, or a status, header, content type or body the document does not allow, fails.
+schemathesis examples="10":
+    cargo build -p server --locked
+    python3 scripts/schemathesis.py "${CARGO_TARGET_DIR:-target}/debug/sitelens" .tools/schemathesis {{examples}}
 
 # Fuzz the analyzer's parsers (HTML, CSS, robots.txt, sitemap, URLs) for `seconds` each; any panic or hang fails.
 fuzz seconds="30":

@@ -161,6 +161,7 @@ pub fn page_bounds(page: Option<u32>, per_page: Option<u32>) -> Result<(u64, u64
 
 /// The stable error codes of `/api/v1`: a program branches on these, never on a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ApiErrorCode {
     /// 401: no key, or an unknown or revoked one.
@@ -195,6 +196,7 @@ pub enum ApiErrorCode {
 
 /// An error's code and message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApiErrorDetail {
     /// What went wrong, for programs.
     pub code: ApiErrorCode,
@@ -204,6 +206,7 @@ pub struct ApiErrorDetail {
 
 /// The body of every `/api/v1` error: `{"error": {"code": "rate_limited", "message": "…"}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ApiErrorBody {
     /// The error.
     pub error: ApiErrorDetail,
@@ -211,6 +214,7 @@ pub struct ApiErrorBody {
 
 /// `POST /api/account/api-keys`: a new key's name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NewApiKey {
     /// What the key is for (a tool, a pipeline).
@@ -219,6 +223,7 @@ pub struct NewApiKey {
 
 /// An API key as its owner's dashboard lists it: never the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiKeyView {
     /// Row id (to revoke the key).
@@ -236,6 +241,7 @@ pub struct ApiKeyView {
 
 /// The answer to creating a key: the key itself, shown this once, and its listing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CreatedApiKey {
     /// The whole key; the server keeps only its hash, so it cannot be shown again.
@@ -247,6 +253,7 @@ pub struct CreatedApiKey {
 /// `POST /api/v1/analyses`: what to analyse. Unknown fields are refused rather than ignored
 /// (`callbackUrl` is not offered yet, and a caller relying on it must hear so).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreateAnalysisRequest {
     /// The site's address.
@@ -257,6 +264,7 @@ pub struct CreateAnalysisRequest {
 
 /// Where an analysis is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum AnalysisStatus {
     /// Waiting for a worker.
@@ -271,6 +279,7 @@ pub enum AnalysisStatus {
 
 /// An analysis as `/api/v1` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiAnalysis {
     /// The analysis id.
@@ -299,6 +308,7 @@ pub struct ApiAnalysis {
 
 /// `GET /api/v1/analyses`: one page of the account's analyses, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiAnalysisPage {
     /// The analyses of this page.
@@ -316,6 +326,7 @@ pub struct ApiAnalysisPage {
 
 /// `GET /api/v1/usage`: what the account can spend and how much it used the API.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ApiUsage {
     /// Paid credits spendable now (the team owner's for a team member).

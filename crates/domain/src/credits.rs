@@ -187,6 +187,23 @@ impl<'de> Deserialize<'de> for Credits {
     }
 }
 
+/// In the API document a number of credits is what its JSON is: a non-negative number in
+/// steps of one half.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Credits {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Number)
+            .minimum(Some(0.0))
+            .multiple_of(Some(0.5))
+            .description(Some("a number of credits, in steps of one half"))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Credits {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@ use crate::report::{Diagnostic, DiagnosticType};
 
 /// A "good range" of docs/PRODUCT.md §9.7: a value is good when it lies within `min`..`max`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GoodRange {
     /// Machine id, for example `fcp`.
@@ -198,6 +199,7 @@ pub fn in_good_range(id: &str, value: f64) -> Option<bool> {
 
 /// Metrics as measured; `None` where a figure could not be measured.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MeasuredMetrics {
     /// Accessibility score 0-100.
@@ -244,6 +246,7 @@ pub struct MeasuredMetrics {
 
 /// Metrics with every gap filled, and the names of the filled (estimated) figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct FilledMetrics {
     /// Accessibility score.
@@ -358,6 +361,7 @@ pub fn format_seconds(ms: f64) -> String {
 
 /// A metric the report diagnoses against a warning and an error threshold (docs/PRODUCT.md §9.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum DiagnosedMetric {
     /// First Contentful Paint, ms.

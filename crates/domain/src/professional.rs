@@ -15,6 +15,7 @@ use crate::report::{Finding, MetaSuggestion, OgTagSuggestions};
 
 /// How many pages and sites the link graph held when the backlinks were counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GraphEvidence {
     /// Pages Sitelens has crawled.
@@ -25,6 +26,7 @@ pub struct GraphEvidence {
 
 /// A site that links to the analysed one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReferringDomain {
     /// Its host name.
@@ -39,6 +41,7 @@ pub struct ReferringDomain {
 
 /// Backlinks and authority, counted in the link graph of every site Sitelens has crawled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BacklinkFigures {
     /// Where the figures come from: `sitelens-link-graph`.
@@ -64,6 +67,7 @@ pub struct BacklinkFigures {
 
 /// Why the backlinks could not be counted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct BacklinkFailure {
     /// The reason.
@@ -72,6 +76,7 @@ pub struct BacklinkFailure {
 
 /// The backlink analysis: the figures, or why there are none.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum BacklinkAnalysis {
     /// Counted in the link graph.
@@ -82,6 +87,7 @@ pub enum BacklinkAnalysis {
 
 /// A redirect the crawl followed to reach a page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RedirectHop {
     /// The address requested.
@@ -92,6 +98,7 @@ pub struct RedirectHop {
 
 /// One crawled page as the internal link analysis lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CrawledPageSummary {
     /// The address requested (as linked or listed in the sitemap).
@@ -117,6 +124,7 @@ pub struct CrawledPageSummary {
 
 /// The crawl's pages and the link findings across them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct InternalLinkAnalysis {
     /// Pages crawled.
@@ -133,6 +141,7 @@ pub struct InternalLinkAnalysis {
 
 /// A frequent word of a page's text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KeywordCount {
     /// The word, lower-case.
@@ -143,6 +152,7 @@ pub struct KeywordCount {
 
 /// One page's text at a glance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PageContentSummary {
     /// The page's final address.
@@ -159,6 +169,7 @@ pub struct PageContentSummary {
 
 /// Content quality across the crawled pages.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentQualityAssessment {
     /// Content score, 0-100.
@@ -171,6 +182,7 @@ pub struct ContentQualityAssessment {
 
 /// Meta tag suggestions for one page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PageMetaSuggestions {
     /// The page's final address.
@@ -185,6 +197,7 @@ pub struct PageMetaSuggestions {
 
 /// Heading structure and suggestions for one page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PageHeaderSuggestions {
     /// The page's final address.
@@ -199,6 +212,7 @@ pub struct PageHeaderSuggestions {
 
 /// One allow or disallow rule of robots.txt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RobotsRule {
     /// True for `Allow`, false for `Disallow`.
@@ -209,6 +223,7 @@ pub struct RobotsRule {
 
 /// A group of robots.txt rules for one or more user agents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RobotsGroup {
     /// Product tokens, lower-case.
@@ -219,6 +234,7 @@ pub struct RobotsGroup {
 
 /// A robots.txt line that breaks the format.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RobotsProblem {
     /// Line number, 1-based.
@@ -231,6 +247,7 @@ pub struct RobotsProblem {
 
 /// robots.txt as fetched and read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RobotsAnalysis {
     /// Its address.
@@ -255,6 +272,7 @@ pub struct RobotsAnalysis {
 
 /// What a sitemap document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum SitemapKind {
     /// A `<urlset>`: a list of pages.
@@ -265,6 +283,7 @@ pub enum SitemapKind {
 
 /// One sitemap document as fetched.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SitemapDocument {
     /// Its address.
@@ -285,6 +304,7 @@ pub struct SitemapDocument {
 
 /// sitemap.xml as fetched and read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SitemapAnalysis {
     /// The documents read, the first one first.

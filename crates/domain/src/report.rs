@@ -17,6 +17,7 @@ use crate::professional::{
 
 /// How serious a single finding is (docs/PRODUCT.md §3.15 "Finding").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum FindingType {
     /// The page does this well.
@@ -29,6 +30,7 @@ pub enum FindingType {
 
 /// One observation about the analysed site, always derived from what the site really served.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     /// Stable machine id, for example `seo.title.length`, so reports can be compared and filtered.
@@ -53,6 +55,7 @@ pub struct Finding {
 /// Status of a group of findings. Anything that is neither good nor needs-improvement is
 /// critical (docs/PRODUCT.md §3.15 "Section item").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SectionStatus {
     /// Every finding is good.
@@ -66,6 +69,7 @@ pub enum SectionStatus {
 
 /// A titled group of findings within a report section (SEO, Design, Technical).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SectionGroup {
     /// Group title, for example "Meta Tags" or "Technology Stack".
@@ -78,6 +82,7 @@ pub struct SectionGroup {
 
 /// Kind of a performance diagnostic (docs/PRODUCT.md §3.15 "Diagnostic").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum DiagnosticType {
     /// Fails the "poor" threshold.
@@ -90,6 +95,7 @@ pub enum DiagnosticType {
 
 /// One resource a diagnostic points at.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticDetail {
     /// The resource address.
@@ -102,6 +108,7 @@ pub struct DiagnosticDetail {
 
 /// A performance diagnostic with its potential saving.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     /// Stable machine id, for example `perf.fcp`.
@@ -129,6 +136,7 @@ pub struct Diagnostic {
 
 /// A current / analysis / suggested triple for the title or description.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetaSuggestion {
     /// What the page has now (empty when missing).
@@ -141,6 +149,7 @@ pub struct MetaSuggestion {
 
 /// Open Graph advice: an analysis and suggested values by property.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OgTagSuggestions {
     /// What is wrong or missing.
@@ -151,6 +160,7 @@ pub struct OgTagSuggestions {
 
 /// Meta tag suggestions (docs/PRODUCT.md §3.15).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetaTagSuggestions {
     /// The title element.
@@ -163,6 +173,7 @@ pub struct MetaTagSuggestions {
 
 /// Advice on the page's body text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentAdvice {
     /// What was found.
@@ -173,6 +184,7 @@ pub struct ContentAdvice {
 
 /// Advice on headings: current heading text mapped to a suggested text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HeadingAdvice {
     /// What was found.
@@ -183,6 +195,7 @@ pub struct HeadingAdvice {
 
 /// Content optimisations (docs/PRODUCT.md §3.15).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContentOptimizations {
     /// Body text advice.
@@ -193,6 +206,7 @@ pub struct ContentOptimizations {
 
 /// An image optimisation with its measured saving.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImageOptimization {
     /// Headline.
@@ -205,6 +219,7 @@ pub struct ImageOptimization {
 
 /// A content or technical optimisation with its expected impact.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ImpactOptimization {
     /// Headline.
@@ -217,6 +232,7 @@ pub struct ImpactOptimization {
 
 /// Optimisations Sitelens can describe precisely from the analysis.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AutoOptimizations {
     /// Image changes.
@@ -229,6 +245,7 @@ pub struct AutoOptimizations {
 
 /// A proposal for a rebuilt website, derived from the analysis.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NewWebsiteProposal {
     /// One-paragraph summary.
@@ -247,6 +264,7 @@ pub struct NewWebsiteProposal {
 
 /// The Premium Optimization Suite data (paid reports only).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PremiumOptimizations {
     /// Automatic optimisations.
@@ -257,6 +275,7 @@ pub struct PremiumOptimizations {
 
 /// A Lighthouse-style audit summary line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LighthouseResult {
     /// Audit title.
@@ -267,6 +286,7 @@ pub struct LighthouseResult {
 
 /// The four lab score rings (0-100 each).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LabScores {
     /// Performance.
@@ -281,6 +301,7 @@ pub struct LabScores {
 
 /// The conditions a set of lab figures was obtained under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum LabConditions {
     /// Simulated on Lighthouse's mobile preset (Slow 4G, a processor 4 times slower), as
@@ -311,6 +332,7 @@ impl LabConditions {
 
 /// One set of lab figures and the conditions they were obtained under. Times in ms.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LabRun {
     /// Simulated or observed, phone or desktop.
@@ -336,6 +358,7 @@ pub struct LabRun {
 /// Times are milliseconds, sizes bytes. Every figure that was not measured but filled from the
 /// spec's fallback values is named in `estimated`, so the report never presents it as measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PerformanceMetrics {
     /// First Contentful Paint, ms.
@@ -393,6 +416,7 @@ pub struct PerformanceMetrics {
 
 /// Priority of an action-plan item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Priority {
     /// Do first.
@@ -405,6 +429,7 @@ pub enum Priority {
 
 /// One item of the prioritised action plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ActionItem {
     /// High, medium or low.
@@ -419,6 +444,7 @@ pub struct ActionItem {
 
 /// The five report scores, 0-100.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Scores {
     /// Weighted overall score (see [`crate::score::overall_score`]).
@@ -435,6 +461,7 @@ pub struct Scores {
 
 /// Screenshot addresses, when taken.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Screenshots {
     /// 1280x800 desktop screenshot URL.
@@ -449,6 +476,7 @@ pub struct Screenshots {
 
 /// The kind of report: what was bought and how much was crawled (docs/PRODUCT.md §9.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ReportType {
     /// Free or 0.5 credit: 1 page, watermarked.
@@ -461,6 +489,7 @@ pub enum ReportType {
 
 /// The analysis result as read by the results screen (docs/PRODUCT.md §3.14).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisReport {
     /// Random report id.
@@ -505,6 +534,7 @@ pub struct AnalysisReport {
 /// The professional report's extra analyses (docs/PRODUCT.md §1.4), typed in
 /// [`crate::professional`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ProfessionalAnalysis {
     /// Authority score 0-100, absent when there is not enough evidence to compute one.
@@ -534,6 +564,7 @@ pub struct ProfessionalAnalysis {
 
 /// `{success, data}` as returned by `GET /api/results/{id}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResultResponse {
     /// Always true on success.
@@ -544,6 +575,7 @@ pub struct ResultResponse {
 
 /// Kind of a progress event (docs/PRODUCT.md §3.16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ProgressEventType {
     /// The stream is open.
@@ -558,6 +590,7 @@ pub enum ProgressEventType {
 
 /// A server-sent progress event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressEvent {
     /// Event kind.
@@ -583,6 +616,7 @@ pub struct ProgressEvent {
 
 /// `POST /api/analyze` request body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AnalyzeRequest {
     /// The address as typed.
@@ -596,6 +630,7 @@ pub struct AnalyzeRequest {
 
 /// The `data` part of an analyze response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AnalyzeData {
     /// Result id, when the result already exists.
@@ -605,6 +640,7 @@ pub struct AnalyzeData {
 /// `POST /api/analyze` response (docs/PRODUCT.md §3.16: screens read analysisId, data.id, error and
 /// id).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AnalyzeResponse {
     /// Whether the analysis was accepted.
@@ -625,6 +661,7 @@ pub struct AnalyzeResponse {
 
 /// `GET /api/stats` data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatsData {
     /// A numeric string.
@@ -633,6 +670,7 @@ pub struct StatsData {
 
 /// `GET /api/stats` response.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatsResponse {
     /// True on success.
@@ -645,6 +683,7 @@ pub struct StatsResponse {
 
 /// `GET /api/check-trial-eligibility` response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TrialEligibilityResponse {
     /// Whether the signed-in user may start the free trial.
@@ -653,6 +692,7 @@ pub struct TrialEligibilityResponse {
 
 /// Every error body: `{success: false, error}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorResponse {
     /// Always false.
@@ -663,6 +703,7 @@ pub struct ErrorResponse {
 
 /// `POST /api/download-basic-report` request body (docs/PRODUCT.md §3.16 "Download request").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadRequest {
     /// The report.
@@ -679,6 +720,7 @@ pub struct DownloadRequest {
 
 /// A point of an annotation stroke, in image pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Point {
     /// Horizontal position.
     pub x: f64,
@@ -688,6 +730,7 @@ pub struct Point {
 
 /// A freehand stroke drawn on a screenshot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Stroke {
     /// Client id.
@@ -702,6 +745,7 @@ pub struct Stroke {
 
 /// A comment pinned to a screenshot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Pin {
     /// Client id.
@@ -720,6 +764,7 @@ pub struct Pin {
 
 /// What the share widget needs (docs/PRODUCT.md §3.16 "Share inputs").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ShareInputs {
     /// Affiliate code to append, if the sharer has one.
@@ -742,6 +787,7 @@ pub struct ShareInputs {
 
 /// Share targets built from [`ShareInputs`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ShareLinks {
     /// The share text ("… scored 87/100 …").

@@ -7,6 +7,7 @@ use crate::report::{Finding, FindingType, SectionStatus};
 
 /// Colour band of a score (docs/PRODUCT.md §4.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Band {
     /// Badge: 80 and above. Ring: 90 and above.
@@ -55,6 +56,7 @@ pub const OVERALL_WEIGHTS: OverallWeights = OverallWeights {
 
 /// The weights of [`overall_score`], in percent, summing to 100.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OverallWeights {
     /// SEO weight.
@@ -112,6 +114,7 @@ pub fn group_status(findings: &[Finding]) -> SectionStatus {
 
 /// Device the lab metrics were measured on; Lighthouse uses different control points for each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum FormFactor {
     /// Mobile emulation (Lighthouse's default).
@@ -122,6 +125,7 @@ pub enum FormFactor {
 
 /// A lab metric that feeds the performance score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum LabMetric {
     /// First Contentful Paint, ms.
@@ -138,6 +142,7 @@ pub enum LabMetric {
 
 /// Control points of a log-normal scoring curve: `p10` scores 0.9 and `median` scores 0.5.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Curve {
     /// Value that scores 0.9.
@@ -226,6 +231,7 @@ pub fn metric_score(metric: LabMetric, form: FormFactor, value: f64) -> f64 {
 /// Lab metric values for the performance score. A missing metric is left out and the remaining
 /// weights are re-normalised, as Lighthouse does.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LabValues {
     /// FCP, ms.

@@ -8,21 +8,30 @@
 //! - `GET /analyses` (`page`, `perPage`), `GET /analyses/{id}`, `GET /analyses/{id}/report`
 //!   (the report JSON, the web's contract type), `GET /analyses/{id}/report.pdf`.
 //! - `GET /usage`: credits, calls and the rate limit.
+//! - `GET /openapi.json`: the OpenAPI 3.1 document of all of this (public, no key), built from
+//!   the `#[utoipa::path]` attributes below and `routes::openapi`.
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::any;
 use axum::{Json, Router};
-use domain::api::{ApiAnalysis, ApiAnalysisPage, ApiErrorCode, ApiUsage, CreateAnalysisRequest};
+use domain::api::{
+    ApiAnalysis, ApiAnalysisPage, ApiErrorBody, ApiErrorCode, ApiUsage, CreateAnalysisRequest,
+};
 use domain::report::AnalysisReport;
 use serde::Deserialize;
+use std::sync::LazyLock;
+use utoipa::OpenApi as _;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::error::V1Error;
 use crate::extract::{ApiCaller, ClientIp, V1Json, gate};
+use crate::routes::openapi::{ApiDoc, PdfFile};
 use crate::services::{analyses, api};
 use crate::state::AppState;
 
@@ -31,15 +40,43 @@ const IDEMPOTENCY_KEY: &str = "idempotency-key";
 /// Answered on a submission that returned an earlier one's analysis.
 const REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
+/// The gated routes with their OpenAPI operations, registered together: the document and the
+/// router come from this one list, so no route goes undocumented.
+fn documented() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(list_analyses, create_analysis))
+        .routes(routes!(get_analysis))
+        .routes(routes!(get_report))
+        .routes(routes!(get_report_pdf))
+        .routes(routes!(get_usage))
+}
+
+/// The OpenAPI document of `/api/v1`, paths relative to its server `/api/v1`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let mut doc = OpenApiRouter::<AppState>::with_openapi(documented().into_openapi())
+        .routes(routes!(get_openapi))
+        .into_openapi();
+    crate::routes::openapi::add_shared(&mut doc);
+    doc
+}
+
+/// The document as served, built once.
+static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
+    openapi()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+});
+
 /// The public API, to nest at `/api/v1`; `state` is the gate's.
 pub fn router(state: AppState) -> Router<AppState> {
-    Router::new()
-        .route("/analyses", get(list_analyses).post(create_analysis))
-        .route("/analyses/{id}", get(get_analysis))
-        .route("/analyses/{id}/report", get(get_report))
-        .route("/analyses/{id}/report.pdf", get(get_report_pdf))
-        .route("/usage", get(get_usage))
+    let (gated, _) = documented()
         .route_layer(from_fn_with_state(state, gate))
+        .split_for_parts();
+    let (public, _) = OpenApiRouter::new()
+        .routes(routes!(get_openapi))
+        .split_for_parts();
+    gated
+        .merge(public)
         .fallback(any(|| async {
             V1Error::new(
                 StatusCode::NOT_FOUND,
@@ -82,6 +119,34 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<&str>, V1Error> {
     Ok(Some(key))
 }
 
+/// Submit an analysis
+///
+/// Queues an analysis of `url` and spends its price in credits (basic 0.5, standard 1,
+/// premium 2). With an `Idempotency-Key`, a retry returns the first submission's analysis and
+/// is never charged again.
+#[utoipa::path(
+    post,
+    path = "/analyses",
+    tag = "analyses",
+    operation_id = "createAnalysis",
+    request_body = CreateAnalysisRequest,
+    params(
+        ("Idempotency-Key" = Option<String>, Header,
+            description = "1-255 visible ASCII characters (a UUID): the same key returns the same analysis and is charged once")
+    ),
+    responses(
+        (status = 201, description = "queued; its price was spent", body = ApiAnalysis),
+        (status = 200, description = "this `Idempotency-Key` was used before for the same request: its analysis, not charged again", body = ApiAnalysis,
+            headers(("Idempotent-Replayed" = String, description = "`true`"))),
+        (status = 400, description = "malformed JSON or `Idempotency-Key` (`invalid_request`)", body = ApiErrorBody),
+        (status = 402, description = "the account's credits do not cover the report (`insufficient_credits`)", body = ApiErrorBody),
+        (status = 409, description = "this `Idempotency-Key` was used for another address or report type (`idempotency_key_reused`)", body = ApiErrorBody),
+        (status = 413, description = "the body is too large (`payload_too_large`)", body = ApiErrorBody),
+        (status = 415, description = "the body is not JSON (`unsupported_media_type`)", body = ApiErrorBody),
+        (status = 422, description = "a field is missing or wrong (`invalid_request`) or the address cannot be analysed (`invalid_url`)", body = ApiErrorBody),
+    ),
+    security(("apiKey" = []))
+)]
 async fn create_analysis(
     State(state): State<AppState>,
     caller: ApiCaller,
@@ -114,13 +179,33 @@ async fn create_analysis(
 }
 
 /// `GET /analyses`'s query.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct PageQuery {
+    /// The page, from 1.
+    #[param(minimum = 1)]
     page: Option<u32>,
+    /// Analyses per page (20 unless given).
+    #[param(minimum = 1, maximum = 100)]
     per_page: Option<u32>,
 }
 
+/// List the account's analyses
+///
+/// The analyses of the key's account (a team member's own), newest first, by page.
+#[utoipa::path(
+    get,
+    path = "/analyses",
+    tag = "analyses",
+    operation_id = "listAnalyses",
+    params(PageQuery),
+    responses(
+        (status = 200, description = "one page of analyses", body = ApiAnalysisPage),
+        (status = 400, description = "a page or page size out of range (`invalid_request`)", body = ApiErrorBody),
+    ),
+    security(("apiKey" = []))
+)]
 async fn list_analyses(
     State(state): State<AppState>,
     caller: ApiCaller,
@@ -132,6 +217,21 @@ async fn list_analyses(
     ))
 }
 
+/// Get an analysis
+///
+/// Its status and progress; poll it until `status` is `completed` or `failed`.
+#[utoipa::path(
+    get,
+    path = "/analyses/{id}",
+    tag = "analyses",
+    operation_id = "getAnalysis",
+    params(("id" = String, Path, description = "the analysis id (a UUID)")),
+    responses(
+        (status = 200, description = "the analysis", body = ApiAnalysis),
+        (status = 404, description = "no such analysis of this account (`not_found`)", body = ApiErrorBody),
+    ),
+    security(("apiKey" = []))
+)]
 async fn get_analysis(
     State(state): State<AppState>,
     caller: ApiCaller,
@@ -141,6 +241,22 @@ async fn get_analysis(
     Ok(Json(job.api_view()))
 }
 
+/// Get an analysis's report
+///
+/// The completed analysis's report as JSON: the same document the web app shows.
+#[utoipa::path(
+    get,
+    path = "/analyses/{id}/report",
+    tag = "analyses",
+    operation_id = "getReport",
+    params(("id" = String, Path, description = "the analysis id (a UUID)")),
+    responses(
+        (status = 200, description = "the report", body = AnalysisReport),
+        (status = 404, description = "no such analysis of this account (`not_found`)", body = ApiErrorBody),
+        (status = 409, description = "the analysis is not finished (`analysis_not_finished`) or failed (`analysis_failed`)", body = ApiErrorBody),
+    ),
+    security(("apiKey" = []))
+)]
 async fn get_report(
     State(state): State<AppState>,
     caller: ApiCaller,
@@ -151,6 +267,22 @@ async fn get_report(
     ))
 }
 
+/// Get an analysis's report as PDF
+///
+/// The completed analysis's report as a PDF file.
+#[utoipa::path(
+    get,
+    path = "/analyses/{id}/report.pdf",
+    tag = "analyses",
+    operation_id = "getReportPdf",
+    params(("id" = String, Path, description = "the analysis id (a UUID)")),
+    responses(
+        (status = 200, description = "the report as PDF", body = PdfFile, content_type = "application/pdf"),
+        (status = 404, description = "no such analysis of this account (`not_found`)", body = ApiErrorBody),
+        (status = 409, description = "the analysis is not finished (`analysis_not_finished`) or failed (`analysis_failed`)", body = ApiErrorBody),
+    ),
+    security(("apiKey" = []))
+)]
 async fn get_report_pdf(
     State(state): State<AppState>,
     caller: ApiCaller,
@@ -160,9 +292,45 @@ async fn get_report_pdf(
     Ok(crate::routes::reports::pdf_response(&state, report).await?)
 }
 
+/// Get usage
+///
+/// The account's credits, its API calls and this key's rate limit.
+#[utoipa::path(
+    get,
+    path = "/usage",
+    tag = "account",
+    operation_id = "getUsage",
+    responses(
+        (status = 200, description = "credits, calls and the rate limit", body = ApiUsage),
+    ),
+    security(("apiKey" = []))
+)]
 async fn get_usage(
     State(state): State<AppState>,
     caller: ApiCaller,
 ) -> Result<Json<ApiUsage>, V1Error> {
     Ok(Json(api::usage(&state.db, &caller.user).await?))
+}
+
+/// Get this document
+///
+/// The OpenAPI 3.1 document of `/api/v1`; public, no key.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "meta",
+    operation_id = "getOpenApi",
+    responses(
+        (status = 200, description = "the OpenAPI document", content_type = "application/json", body = Object),
+    )
+)]
+async fn get_openapi() -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        DOCUMENT.as_str(),
+    )
+        .into_response()
 }

@@ -14,6 +14,7 @@ pub mod demo;
 pub mod files;
 pub mod health;
 pub mod oidc;
+pub mod openapi;
 pub mod pages;
 pub mod progress;
 pub mod reports;

@@ -89,6 +89,7 @@ pub fn figure(name: &str) -> Option<String> {
                 _ => None,
             }
         }
+        ["api", "rate_limit"] => Some(domain::api::DEFAULT_RATE_LIMIT_PER_MINUTE.to_string()),
         ["report", kind, field] => {
             let t = ReportType::parse(kind)?;
             let info = commerce::report_type_info(t);
@@ -194,6 +195,7 @@ mod tests {
         assert_eq!(figure("plan.business.monthly").as_deref(), Some("$70"));
         assert_eq!(figure("report.basic.credits").as_deref(), Some("0.5"));
         assert_eq!(figure("unit.101").as_deref(), Some("$2.50"));
+        assert_eq!(figure("api.rate_limit").as_deref(), Some("100"));
         assert_eq!(figure("weight.nope"), None);
         assert_eq!(figure("nope"), None);
     }

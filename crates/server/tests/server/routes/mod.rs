@@ -10,6 +10,7 @@ mod contact;
 mod files;
 mod health;
 mod oidc;
+mod openapi;
 mod pages;
 mod paid;
 mod progress;

@@ -155,6 +155,78 @@ async fn content_pages_are_rendered_by_the_server() {
     .await;
 }
 
+/// `/api-docs` is the public API's guide, rendered by the server for people and crawlers: its
+/// head, its sections, examples in curl, JavaScript and Python against the `/api/v1` routes,
+/// the error codes of `domain::api` and the rate limit quoted from `domain`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_guide_is_rendered_by_the_server() {
+    run_on(Engine::Sqlite, |db| async move {
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let (status, _, html) = app.page("/api-docs").await;
+        assert_eq!(status, 200);
+        assert!(html.contains("<title>Sitelens API: analyses over HTTP with an API key</title>"));
+        assert!(
+            html.contains("<link rel=\"canonical\" href=\"https://sitelens.test/api-docs\" />")
+        );
+        assert!(html.contains("data-server-body"));
+        for heading in [
+            "Quick start",
+            "Authentication",
+            "Safe retries: Idempotency-Key",
+            "Rate limits",
+            "Errors",
+            "Pagination",
+            "JavaScript",
+            "Python",
+        ] {
+            assert!(html.contains(&format!(">{heading}</h2>")), "{heading}");
+        }
+        for text in [
+            "curl -s -X POST \"$BASE/analyses\"",
+            "Idempotency-Key",
+            "RateLimit-Remaining",
+            "Retry-After",
+            "await fetch(",
+            "urllib.request",
+            "may make 100 requests a minute",
+            "/api/v1/openapi.json",
+        ] {
+            assert!(html.contains(text), "{text}");
+        }
+        // Every stable error code is in the table.
+        for code in [
+            "unauthorized",
+            "invalid_request",
+            "invalid_url",
+            "insufficient_credits",
+            "not_found",
+            "method_not_allowed",
+            "idempotency_key_reused",
+            "analysis_not_finished",
+            "analysis_failed",
+            "payload_too_large",
+            "unsupported_media_type",
+            "rate_limited",
+            "unavailable",
+            "internal",
+        ] {
+            let value = serde_json::to_value(
+                serde_json::from_value::<domain::api::ApiErrorCode>(code.into()).expect(code),
+            )
+            .expect("json");
+            assert_eq!(value, code);
+            assert!(
+                html.contains(&format!("<code>{code}</code>")),
+                "{code} is not in the table"
+            );
+        }
+        let (_, _, sitemap) = app.page("/sitemap.xml").await;
+        assert!(sitemap.contains("<loc>https://sitelens.test/api-docs</loc>"));
+        app.running.shutdown().await;
+    })
+    .await;
+}
+
 /// Paths written as string literals in a source file of the web app (`"/…"`).
 fn literal_paths(file: &str) -> Vec<String> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
