@@ -219,7 +219,7 @@ async fn list_analyses(
 
 /// Get an analysis
 ///
-/// Its status and progress; poll it until `status` is `completed` or `failed`.
+/// Its status and progress; poll it until `status` is `complete` or `failed`.
 #[utoipa::path(
     get,
     path = "/analyses/{id}",
