@@ -2256,7 +2256,7 @@ subscription: SubscriptionView | null,
  */
 purchases: Array<PurchaseView>, };
 
-export type ApiErrorCode = "unauthorized" | "invalid_request" | "invalid_url" | "insufficient_credits" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "analysis_not_finished" | "analysis_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
+export type ApiErrorCode = "unauthorized" | "invalid_request" | "invalid_url" | "invalid_callback_url" | "insufficient_credits" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "analysis_not_finished" | "analysis_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
 
 export type ApiErrorDetail = { 
 /**
@@ -2320,7 +2320,12 @@ url: string,
 /**
  * The report to make; its price in credits is `commerce::report_cost`.
  */
-reportType: ReportType, };
+reportType: ReportType, 
+/**
+ * Where to post a signed callback when the analysis completes or fails (an http or https
+ * address, see `callbacks::validate_callback_url`).
+ */
+callbackUrl?: string, };
 
 export type AnalysisStatus = "queued" | "running" | "complete" | "failed";
 
@@ -2368,7 +2373,12 @@ createdAt: string,
 /**
  * When it completed or failed (RFC 3339).
  */
-finishedAt: string | null, };
+finishedAt: string | null, 
+/**
+ * Its callback, when it was submitted with a `callbackUrl`: where it is posted, its
+ * delivery and every attempt.
+ */
+callback: ApiCallback | null, };
 
 export type ApiAnalysisPage = { 
 /**
@@ -2421,4 +2431,129 @@ periodStart: string,
  * Requests each key may make per minute.
  */
 rateLimitPerMinute: number, };
+
+export type CallbackEventType = "analysis.completed" | "analysis.failed";
+
+export type CallbackAnalysis = { 
+/**
+ * The analysis id.
+ */
+id: string, 
+/**
+ * `complete` or `failed`.
+ */
+status: AnalysisStatus, 
+/**
+ * The analysed address (canonical form).
+ */
+url: string, 
+/**
+ * The report it made.
+ */
+reportType: ReportType, 
+/**
+ * When it completed or failed (RFC 3339).
+ */
+finishedAt: string | null, };
+
+export type CallbackLinks = { 
+/**
+ * `GET /api/v1/analyses/{id}`.
+ */
+analysis: string, 
+/**
+ * `GET /api/v1/analyses/{id}/report`.
+ */
+report: string, };
+
+export type CallbackEvent = { 
+/**
+ * The event id, the same on every retry: deduplicate by it.
+ */
+id: string, 
+/**
+ * What happened.
+ */
+type: CallbackEventType, 
+/**
+ * When it happened (RFC 3339): the analysis's end.
+ */
+createdAt: string, 
+/**
+ * The analysis.
+ */
+analysis: CallbackAnalysis, 
+/**
+ * The report's scores, for a completed analysis.
+ */
+scores: Scores | null, 
+/**
+ * Why it failed, for a failed analysis (code `analysis_failed`).
+ */
+error: ApiErrorDetail | null, 
+/**
+ * The API addresses of the analysis and its report.
+ */
+links: CallbackLinks, };
+
+export type CallbackState = "waiting" | "pending" | "delivered" | "failed";
+
+export type CallbackAttempt = { 
+/**
+ * When it was sent (RFC 3339).
+ */
+at: string, 
+/**
+ * The receiver's HTTP status, when it answered.
+ */
+statusCode: number | null, 
+/**
+ * Why no answer counted, when none came (timeout, refused address, connection error).
+ */
+error: string | null, 
+/**
+ * How long it took, milliseconds.
+ */
+durationMs: number, };
+
+export type ApiCallback = { 
+/**
+ * Where it is posted.
+ */
+url: string, 
+/**
+ * Where its delivery is.
+ */
+state: CallbackState, 
+/**
+ * The event id, once the analysis ended.
+ */
+eventId: string | null, 
+/**
+ * When the next attempt is due, while pending (RFC 3339).
+ */
+nextAttemptAt: string | null, 
+/**
+ * Every attempt so far, oldest first.
+ */
+attempts: Array<CallbackAttempt>, };
+
+export type CallbackSecretView = { 
+/**
+ * The secret.
+ */
+secret: string, 
+/**
+ * When it was made (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * Whether it is the team owner's (a team member's analyses are signed with it, as the
+ * owner's credits pay for them).
+ */
+teamSecret: boolean, 
+/**
+ * Whether the caller may rotate it: only the account it belongs to.
+ */
+canRotate: boolean, };
 

@@ -13,6 +13,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::callbacks::ApiCallback;
 use crate::credits::Credits;
 use crate::report::ReportType;
 
@@ -170,6 +171,8 @@ pub enum ApiErrorCode {
     InvalidRequest,
     /// 422: the address cannot be analysed.
     InvalidUrl,
+    /// 422: the `callbackUrl` is not an address callbacks may be posted to.
+    InvalidCallbackUrl,
     /// 402: the account's credits do not cover the report.
     InsufficientCredits,
     /// 404: no such analysis for this account, or no such endpoint.
@@ -250,8 +253,8 @@ pub struct CreatedApiKey {
     pub key: ApiKeyView,
 }
 
-/// `POST /api/v1/analyses`: what to analyse. Unknown fields are refused rather than ignored
-/// (`callbackUrl` is not offered yet, and a caller relying on it must hear so).
+/// `POST /api/v1/analyses`: what to analyse, and where to be told when it ends. Unknown fields
+/// are refused rather than ignored, so a misspelt `callbackUrl` is heard of at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -260,6 +263,11 @@ pub struct CreateAnalysisRequest {
     pub url: String,
     /// The report to make; its price in credits is `commerce::report_cost`.
     pub report_type: ReportType,
+    /// Where to post a signed callback when the analysis completes or fails (an http or https
+    /// address, see `callbacks::validate_callback_url`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub callback_url: Option<String>,
 }
 
 /// Where an analysis is in its life.
@@ -304,6 +312,9 @@ pub struct ApiAnalysis {
     pub created_at: String,
     /// When it completed or failed (RFC 3339).
     pub finished_at: Option<String>,
+    /// Its callback, when it was submitted with a `callbackUrl`: where it is posted, its
+    /// delivery and every attempt.
+    pub callback: Option<ApiCallback>,
 }
 
 /// `GET /api/v1/analyses`: one page of the account's analyses, newest first.
@@ -438,10 +449,20 @@ mod tests {
     }
 
     #[test]
-    fn a_callback_url_is_refused_until_callbacks_exist() {
+    fn a_callback_url_is_optional_and_misspelt_fields_are_refused() {
         let parsed: Result<CreateAnalysisRequest, _> = serde_json::from_str(
             r#"{"url": "https://example.com", "reportType": "basic", "callbackUrl": "https://hook.example"}"#,
         );
-        assert!(parsed.is_err());
+        assert_eq!(
+            parsed.ok().and_then(|r| r.callback_url).as_deref(),
+            Some("https://hook.example")
+        );
+        let without: Result<CreateAnalysisRequest, _> =
+            serde_json::from_str(r#"{"url": "https://example.com", "reportType": "basic"}"#);
+        assert_eq!(without.ok().map(|r| r.callback_url), Some(None));
+        let misspelt: Result<CreateAnalysisRequest, _> = serde_json::from_str(
+            r#"{"url": "https://example.com", "reportType": "basic", "callbackURL": "https://hook.example"}"#,
+        );
+        assert!(misspelt.is_err());
     }
 }

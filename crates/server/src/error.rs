@@ -186,6 +186,7 @@ impl From<SubmitError> for AppError {
             SubmitError::SignInRequired => Self::Unauthorized(e.to_string()),
             SubmitError::InsufficientCredits(m) => Self::PaymentRequired(m),
             SubmitError::IdempotencyKeyReused => Self::Conflict(e.to_string()),
+            SubmitError::InvalidCallbackUrl(m) => Self::BadRequest(m),
             SubmitError::Store(e) => e.into(),
         }
     }
@@ -474,6 +475,11 @@ impl From<SubmitError> for V1Error {
                 StatusCode::CONFLICT,
                 ApiErrorCode::IdempotencyKeyReused,
                 e.to_string(),
+            ),
+            SubmitError::InvalidCallbackUrl(message) => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ApiErrorCode::InvalidCallbackUrl,
+                message,
             ),
             other => AppError::from(other).into(),
         }

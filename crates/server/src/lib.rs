@@ -163,6 +163,14 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             heartbeat_timeout: config.heartbeat_timeout,
         };
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
+        // Callbacks go out from the processes that finish analyses; deliveries are claimed in
+        // the database, so every worker process may run one.
+        let deliverer = services::callbacks::Deliverer::new(
+            db.clone(),
+            &config.public_url,
+            config.allow_private_targets,
+        )?;
+        tasks.push(tokio::spawn(deliverer.run(hub.clone(), stop_rx.clone())));
     }
     if let Some(listener) = listener {
         let mailer = services::mail::Mailer::new(

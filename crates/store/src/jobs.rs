@@ -22,7 +22,8 @@ use crate::entity::analysis_jobs;
 use crate::entity::analysis_jobs::Column as C;
 use crate::results::{NewResult, insert_result};
 use crate::stats::{ANALYSES_COMPLETED, increment};
-use crate::{StoreError, StoreResult, begin_write, websites};
+use crate::{StoreError, StoreResult, begin_write, callbacks, websites};
+use domain::callbacks::CallbackEventType;
 use domain::credits::Credits;
 
 /// How many times a job may be claimed: the first run and one retry after an interruption.
@@ -116,6 +117,8 @@ pub struct Job {
     pub charge: Option<Charge>,
     /// When a failed paid analysis gave its credits back.
     pub credits_refunded_at: Option<DateTime<Utc>>,
+    /// Where an API client asked to be called back when it ends.
+    pub callback_url: Option<String>,
 }
 
 /// The charge recorded on a job row, if it cost anything.
@@ -165,6 +168,7 @@ impl TryFrom<analysis_jobs::Model> for Job {
             result_id: row.result_id,
             charge,
             credits_refunded_at: row.credits_refunded_at,
+            callback_url: row.callback_url,
         })
     }
 }
@@ -219,6 +223,18 @@ impl Job {
             cost: self.charge.map_or(Credits::ZERO, |c| c.total()),
             created_at: self.created_at.to_rfc3339(),
             finished_at: self.finished_at.map(|t| t.to_rfc3339()),
+            // Where the delivery is comes from `callbacks::api_views`; until the analysis
+            // ends there is nothing to deliver.
+            callback: self
+                .callback_url
+                .clone()
+                .map(|url| domain::callbacks::ApiCallback {
+                    url,
+                    state: domain::callbacks::CallbackState::Waiting,
+                    event_id: None,
+                    next_attempt_at: None,
+                    attempts: Vec::new(),
+                }),
         }
     }
 
@@ -373,7 +389,42 @@ pub async fn enqueue_paid_analysis_once(
     analysis: &NewAnalysis,
     idempotency_key: &str,
 ) -> StoreResult<KeyedAnalysis> {
-    if let Some(job) = job_for_idempotency_key(db, payer.user_id, idempotency_key).await? {
+    enqueue_api_analysis(
+        db,
+        payer,
+        cost,
+        analysis,
+        &ApiOptions {
+            idempotency_key: Some(idempotency_key),
+            callback_url: None,
+        },
+    )
+    .await
+}
+
+/// What an API submission adds to a paid analysis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ApiOptions<'a> {
+    /// The client's `Idempotency-Key`: at most one job per requester and key.
+    pub idempotency_key: Option<&'a str>,
+    /// Where to post the callback when the analysis ends (checked by the caller).
+    pub callback_url: Option<&'a str>,
+}
+
+/// [`enqueue_paid_analysis`] for an API client: with an idempotency key, as
+/// [`enqueue_paid_analysis_once`] (which this is); with a callback address, stored on the job
+/// in the same transaction. Without a key, a job is always queued (or the credits fall short).
+pub async fn enqueue_api_analysis(
+    db: &DatabaseConnection,
+    payer: Payer,
+    cost: Credits,
+    analysis: &NewAnalysis,
+    options: &ApiOptions<'_>,
+) -> StoreResult<KeyedAnalysis> {
+    let key = options.idempotency_key;
+    if let Some(key) = key
+        && let Some(job) = job_for_idempotency_key(db, payer.user_id, key).await?
+    {
         return Ok(KeyedAnalysis::Existing(job));
     }
     let id = Uuid::new_v4();
@@ -387,11 +438,14 @@ pub async fn enqueue_paid_analysis_once(
             Spend::Insufficient { balance } => Ok(Err(balance)),
             Spend::Spent(charge) => {
                 enqueue_in(&txn, &analysis, id, Some(&charge)).await?;
-                analysis_jobs::Entity::update_many()
-                    .col_expr(C::IdempotencyKey, Expr::value(idempotency_key))
-                    .filter(C::Id.eq(id))
-                    .exec(&txn)
-                    .await?;
+                if key.is_some() || options.callback_url.is_some() {
+                    analysis_jobs::Entity::update_many()
+                        .col_expr(C::IdempotencyKey, Expr::value(key))
+                        .col_expr(C::CallbackUrl, Expr::value(options.callback_url))
+                        .filter(C::Id.eq(id))
+                        .exec(&txn)
+                        .await?;
+                }
                 Ok(Ok(()))
             }
         }
@@ -404,16 +458,19 @@ pub async fn enqueue_paid_analysis_once(
         }
         Ok(Err(balance)) => {
             txn.rollback().await?;
-            Ok(
-                match job_for_idempotency_key(db, payer.user_id, idempotency_key).await? {
-                    Some(job) => KeyedAnalysis::Existing(job),
-                    None => KeyedAnalysis::Insufficient { balance },
-                },
-            )
+            let earlier = match key {
+                Some(key) => job_for_idempotency_key(db, payer.user_id, key).await?,
+                None => None,
+            };
+            Ok(match earlier {
+                Some(job) => KeyedAnalysis::Existing(job),
+                None => KeyedAnalysis::Insufficient { balance },
+            })
         }
-        Err(StoreError::Conflict(detail)) => {
+        Err(StoreError::Conflict(detail)) if key.is_some() => {
             txn.rollback().await?;
-            job_for_idempotency_key(db, payer.user_id, idempotency_key)
+            let key = key.unwrap_or_default();
+            job_for_idempotency_key(db, payer.user_id, key)
                 .await?
                 .map(KeyedAnalysis::Existing)
                 .ok_or(StoreError::Conflict(detail))
@@ -473,6 +530,7 @@ pub(crate) async fn enqueue_in<T: ConnectionTrait>(
         charged_user_id: Set(charge.map(|c| c.paid_by)),
         credits_refunded_at: Set(None),
         idempotency_key: Set(None),
+        callback_url: Set(None),
     };
     analysis_jobs::Entity::insert(row)
         .exec_with_returning(txn)
@@ -592,11 +650,12 @@ pub async fn complete_job(
         .col_expr(C::FinishedAt, Expr::value(at))
         .exec_with_returning(&txn)
         .await?;
-    let Some(job) = taken.into_iter().next() else {
+    let Some(row) = taken.into_iter().next() else {
         txn.rollback().await?;
         return Err(lost());
     };
-    let job = Job::try_from(job)?;
+    callbacks::enqueue_in(&txn, &row, CallbackEventType::AnalysisCompleted, at).await?;
+    let job = Job::try_from(row)?;
     // A report is paid when its analysis was (docs/PRODUCT.md §6.3): that decides what its
     // readers see, whatever the report itself says.
     let result = NewResult {
@@ -639,6 +698,7 @@ pub async fn fail_job(
         return Err(lost());
     };
     let refunded = refund_once_in(&txn, &row).await?;
+    callbacks::enqueue_in(&txn, &row, CallbackEventType::AnalysisFailed, at).await?;
     txn.commit().await?;
     Ok(refunded)
 }
@@ -727,6 +787,7 @@ pub async fn recover_stale_jobs(
         .await?;
     for row in &failed {
         refund_once_in(&txn, row).await?;
+        callbacks::enqueue_in(&txn, row, CallbackEventType::AnalysisFailed, at).await?;
     }
     txn.commit().await?;
     let requeued = stale()

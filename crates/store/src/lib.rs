@@ -30,6 +30,7 @@ pub mod affiliates;
 pub mod allowance;
 pub mod api_keys;
 pub mod billing;
+pub mod callbacks;
 mod clock;
 mod connect;
 pub mod contact;

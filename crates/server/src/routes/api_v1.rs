@@ -2,9 +2,11 @@
 //! Every route passes `extract::gate` (the key, the rate limit, the usage record); every
 //! error is `{"error": {"code", "message"}}` (`error::V1Error`).
 //!
-//! - `POST /analyses` `{url, reportType}` with an optional `Idempotency-Key`: 201 and the
-//!   queued analysis; 200 with `Idempotent-Replayed: true` for a key used before (nothing is
-//!   charged again).
+//! - `POST /analyses` `{url, reportType, callbackUrl?}` with an optional `Idempotency-Key`: 201
+//!   and the queued analysis; 200 with `Idempotent-Replayed: true` for a key used before
+//!   (nothing is charged again). With `callbackUrl`, a signed callback is posted there when the
+//!   analysis completes or fails (`services::callbacks`); `GET /analyses/{id}` shows its
+//!   delivery and attempts.
 //! - `GET /analyses` (`page`, `perPage`), `GET /analyses/{id}`, `GET /analyses/{id}/report`
 //!   (the report JSON, the web's contract type), `GET /analyses/{id}/report.pdf`.
 //! - `GET /usage`: credits, calls and the rate limit.
@@ -32,8 +34,9 @@ use uuid::Uuid;
 use crate::error::V1Error;
 use crate::extract::{ApiCaller, ClientIp, V1Json, gate};
 use crate::routes::openapi::{ApiDoc, PdfFile};
-use crate::services::{analyses, api};
+use crate::services::{analyses, api, callbacks};
 use crate::state::AppState;
+use store::jobs::ApiOptions;
 
 /// The header a client sends to make a submission safe to retry.
 const IDEMPOTENCY_KEY: &str = "idempotency-key";
@@ -57,6 +60,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
         .routes(routes!(get_openapi))
         .into_openapi();
     crate::routes::openapi::add_shared(&mut doc);
+    crate::routes::openapi::add_webhooks(&mut doc);
     doc
 }
 
@@ -123,7 +127,8 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<&str>, V1Error> {
 ///
 /// Queues an analysis of `url` and spends its price in credits (basic 0.5, standard 1,
 /// premium 2). With an `Idempotency-Key`, a retry returns the first submission's analysis and
-/// is never charged again.
+/// is never charged again. With a `callbackUrl`, a signed JSON callback is posted there when
+/// the analysis completes or fails (see the guide at /api-docs#callbacks).
 #[utoipa::path(
     post,
     path = "/analyses",
@@ -143,7 +148,7 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<&str>, V1Error> {
         (status = 409, description = "this `Idempotency-Key` was used for another address or report type (`idempotency_key_reused`)", body = ApiErrorBody),
         (status = 413, description = "the body is too large (`payload_too_large`)", body = ApiErrorBody),
         (status = 415, description = "the body is not JSON (`unsupported_media_type`)", body = ApiErrorBody),
-        (status = 422, description = "a field is missing or wrong (`invalid_request`) or the address cannot be analysed (`invalid_url`)", body = ApiErrorBody),
+        (status = 422, description = "a field is missing or wrong (`invalid_request`), the address cannot be analysed (`invalid_url`) or the `callbackUrl` cannot be called back (`invalid_callback_url`)", body = ApiErrorBody),
     ),
     security(("apiKey" = []))
 )]
@@ -154,7 +159,12 @@ async fn create_analysis(
     headers: HeaderMap,
     V1Json(body): V1Json<CreateAnalysisRequest>,
 ) -> Result<Response, V1Error> {
-    let key = idempotency_key(&headers)?;
+    let idempotency_key = idempotency_key(&headers)?;
+    let callback_url = body
+        .callback_url
+        .as_deref()
+        .map(|raw| callbacks::check_callback_url(raw, state.config.allow_private_targets))
+        .transpose()?;
     let submitted = analyses::submit_api_analysis(
         &state.db,
         &state.hub,
@@ -162,7 +172,10 @@ async fn create_analysis(
         &caller.user,
         body.report_type,
         &body.url,
-        key,
+        &ApiOptions {
+            idempotency_key,
+            callback_url: callback_url.as_deref(),
+        },
     )
     .await?;
     let view = submitted.job.api_view();
@@ -219,7 +232,9 @@ async fn list_analyses(
 
 /// Get an analysis
 ///
-/// Its status and progress; poll it until `status` is `complete` or `failed`.
+/// Its status and progress; poll it until `status` is `complete` or `failed`. When it was
+/// submitted with a `callbackUrl`, `callback` says where the callback's delivery is, with
+/// every attempt (time, HTTP status or error, duration).
 #[utoipa::path(
     get,
     path = "/analyses/{id}",
@@ -237,8 +252,9 @@ async fn get_analysis(
     caller: ApiCaller,
     Path(raw): Path<String>,
 ) -> Result<Json<ApiAnalysis>, V1Error> {
-    let job = api::own_analysis(&state.db, &caller.user, analysis_id(&raw)?).await?;
-    Ok(Json(job.api_view()))
+    Ok(Json(
+        api::own_analysis_view(&state.db, &caller.user, analysis_id(&raw)?).await?,
+    ))
 }
 
 /// Get an analysis's report

@@ -8,6 +8,7 @@ pub mod analyses;
 pub mod api_keys;
 pub mod api_v1;
 pub mod billing;
+pub mod callback_secret;
 pub mod contact;
 pub mod dashboard;
 pub mod demo;

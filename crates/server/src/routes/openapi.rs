@@ -5,6 +5,9 @@
 //! bearer key, the `RateLimit-*` headers, 401, 429, 500 and 503) is added here once.
 
 use domain::api::ApiErrorBody;
+use domain::callbacks::{
+    ATTEMPT_HEADER, CallbackEvent, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER,
+};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{
     ContentBuilder, HeaderBuilder, ObjectBuilder, OpenApi, RefOr, ResponseBuilder, Schema,
@@ -31,7 +34,7 @@ pub const SECURITY: &str = "apiKey";
         (name = "account", description = "credits, calls and the rate limit"),
         (name = "meta", description = "this document")
     ),
-    components(schemas(ApiErrorBody))
+    components(schemas(ApiErrorBody, CallbackEvent))
 )]
 pub struct ApiDoc;
 
@@ -126,6 +129,69 @@ pub fn add_shared(doc: &mut OpenApi) {
             }
         }
     }
+}
+
+/// Adds the callback Sitelens posts to an analysis's `callbackUrl` as the document's
+/// `analysisCallback` webhook (OpenAPI 3.1 `webhooks`): its body, headers and what counts as
+/// delivered.
+pub fn add_webhooks(doc: &mut OpenApi) {
+    use utoipa::openapi::path::{HttpMethod, OperationBuilder, ParameterBuilder, ParameterIn};
+    use utoipa::openapi::request_body::RequestBodyBuilder;
+    use utoipa::openapi::{PathItem, PathsBuilder, Required};
+
+    let mut op = OperationBuilder::new()
+        .operation_id(Some("analysisCallback"))
+        .tag("analyses")
+        .summary(Some("Analysis callback"))
+        .description(Some(
+            "Posted to the `callbackUrl` of an analysis when it completes (`analysis.completed`) or fails (`analysis.failed`). Verify `Sitelens-Signature` with your account's callback secret (dashboard, API keys): `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>`. Deduplicate by the event id. An answer other than 2xx, a redirect (never followed) or no answer within 10 s is retried after 30 s, 2 min, 10 min, 1 h and 6 h, then given up.",
+        ))
+        .request_body(Some(
+            RequestBodyBuilder::new()
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(CallbackEvent::schema_ref()))
+                        .build(),
+                )
+                .required(Some(Required::True))
+                .build(),
+        ))
+        .response(
+            "200",
+            ResponseBuilder::new()
+                .description("any 2xx answer acknowledges the event; its body is ignored")
+                .build(),
+        );
+    for (name, description) in [
+        (
+            SIGNATURE_HEADER,
+            "`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>`",
+        ),
+        (
+            EVENT_ID_HEADER,
+            "the event id, the same on every retry: deduplicate by it",
+        ),
+        (
+            EVENT_TYPE_HEADER,
+            "`analysis.completed` or `analysis.failed`",
+        ),
+        (ATTEMPT_HEADER, "this attempt's number, from 1"),
+    ] {
+        op = op.parameter(
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Header)
+                .required(Required::True)
+                .description(Some(description))
+                .schema(Some(ObjectBuilder::new().schema_type(Type::String))),
+        );
+    }
+    doc.webhooks = Some(
+        PathsBuilder::new()
+            .path("analysisCallback", PathItem::new(HttpMethod::Post, op))
+            .build(),
+    );
 }
 
 /// An answer in the one error shape, `{"error": {"code", "message"}}`.

@@ -13,7 +13,7 @@ use domain::site_url::SiteUrl;
 use store::DatabaseConnection;
 use store::credits::Payer;
 use store::entity::users;
-use store::jobs::{Job, KeyedAnalysis, NewAnalysis, PaidAnalysis};
+use store::jobs::{ApiOptions, Job, KeyedAnalysis, NewAnalysis, PaidAnalysis};
 use uuid::Uuid;
 
 use crate::services::hub::Hub;
@@ -47,6 +47,9 @@ pub enum SubmitError {
         "this Idempotency-Key was used before for a different request: use a new key for a new analysis"
     )]
     IdempotencyKeyReused,
+    /// The `callbackUrl` of an API submission cannot be called back; the message says why.
+    #[error("{0}")]
+    InvalidCallbackUrl(String),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
@@ -132,7 +135,10 @@ pub async fn submit_paid_analysis(
 
 /// Who pays for `user`'s paid report: the team owner's paid credits for a member (members
 /// share their owner's credits), else the user's own; the trial credit is always the user's.
-async fn payer_of(db: &DatabaseConnection, user: &users::Model) -> Result<Payer, SubmitError> {
+pub(crate) async fn payer_of(
+    db: &DatabaseConnection,
+    user: &users::Model,
+) -> Result<Payer, SubmitError> {
     let paid_by = match store::accounts::membership_of(db, user.id).await? {
         Some((_, owner)) => owner.id,
         None => user.id,
@@ -170,10 +176,11 @@ pub struct ApiSubmission {
 }
 
 /// [`submit_paid_analysis`] for an API client, which spends credits exactly as the web does.
-/// With an `idempotency_key` (validated by the caller) the report is queued and paid at most
+/// With an idempotency key (validated by the caller) the report is queued and paid at most
 /// once per user and key, however often and however concurrently it is submitted
-/// ([`store::jobs::enqueue_paid_analysis_once`]); a key reused for another address or report
-/// type is refused.
+/// ([`store::jobs::enqueue_api_analysis`]); a key reused for another address, report type or
+/// callback address is refused. A callback address (checked by
+/// `services::callbacks::check_callback_url`) is stored on the job.
 pub async fn submit_api_analysis(
     db: &DatabaseConnection,
     hub: &Hub,
@@ -181,22 +188,15 @@ pub async fn submit_api_analysis(
     user: &users::Model,
     report_type: ReportType,
     url: &str,
-    idempotency_key: Option<&str>,
+    options: &ApiOptions<'_>,
 ) -> Result<ApiSubmission, SubmitError> {
-    let Some(key) = idempotency_key else {
-        let id = submit_paid_analysis(db, hub, ip, Some(user), report_type, url).await?;
-        return Ok(ApiSubmission {
-            job: store::jobs::get_job(db, id).await?,
-            replayed: false,
-        });
-    };
     let site = parse_site(url)?;
-    let outcome = store::jobs::enqueue_paid_analysis_once(
+    let outcome = store::jobs::enqueue_api_analysis(
         db,
         payer_of(db, user).await?,
         report_cost(report_type),
         &paid_analysis(ip, user, report_type, &site),
-        key,
+        options,
     )
     .await?;
     match outcome {
@@ -208,7 +208,10 @@ pub async fn submit_api_analysis(
             })
         }
         KeyedAnalysis::Existing(job) => {
-            if job.canonical_url != site.to_string() || job.report_type != report_type {
+            if job.canonical_url != site.to_string()
+                || job.report_type != report_type
+                || job.callback_url.as_deref() != options.callback_url
+            {
                 return Err(SubmitError::IdempotencyKeyReused);
             }
             Ok(ApiSubmission {

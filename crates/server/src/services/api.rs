@@ -5,7 +5,9 @@
 //! any other id is "not found", whoever owns it, so ids cannot be probed.
 
 use chrono::{Datelike, TimeZone, Utc};
-use domain::api::{ApiAnalysisPage, ApiUsage, DEFAULT_RATE_LIMIT_PER_MINUTE, page_bounds};
+use domain::api::{
+    ApiAnalysis, ApiAnalysisPage, ApiUsage, DEFAULT_RATE_LIMIT_PER_MINUTE, page_bounds,
+};
 use domain::report::AnalysisReport;
 use store::DatabaseConnection;
 use store::entity::users;
@@ -27,6 +29,18 @@ pub async fn own_analysis(
     } else {
         Err(ReportError::NotFound)
     }
+}
+
+/// The analysis `id` as `/api/v1` shows it, with its callback's delivery, if `user` submitted
+/// it.
+pub async fn own_analysis_view(
+    db: &DatabaseConnection,
+    user: &users::Model,
+    id: Uuid,
+) -> Result<ApiAnalysis, ReportError> {
+    let job = own_analysis(db, user, id).await?;
+    let mut views = store::callbacks::api_views(db, std::slice::from_ref(&job)).await?;
+    views.pop().ok_or(ReportError::NotFound)
 }
 
 /// The report of the analysis `id` if `user` submitted it and it is complete, as its readers
@@ -68,7 +82,7 @@ pub async fn analyses_page(
     let (offset, limit) = page_bounds(page, per_page).map_err(PageError::Invalid)?;
     let (jobs, total) = store::jobs::jobs_page_for_user(db, user.id, offset, limit).await?;
     Ok(ApiAnalysisPage {
-        data: jobs.iter().map(Job::api_view).collect(),
+        data: store::callbacks::api_views(db, &jobs).await?,
         page: page.unwrap_or(1),
         per_page: u32::try_from(limit).unwrap_or(u32::MAX),
         total,

@@ -8,6 +8,7 @@ pub mod api;
 pub mod api_keys;
 pub mod billing;
 pub mod blobs;
+pub mod callbacks;
 pub mod contact;
 pub mod content;
 pub mod demo;

@@ -62,6 +62,9 @@ pub struct Model {
     pub plan_charge: i32,
     /// The `idempotency_key` column: the API client's `Idempotency-Key`, unique per requester.
     pub idempotency_key: Option<String>,
+    /// The `callback_url` column: where the API client asked to be told when the analysis
+    /// completes or fails.
+    pub callback_url: Option<String>,
 }
 
 /// No relations are declared: repository functions join explicitly.

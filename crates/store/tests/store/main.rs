@@ -6,6 +6,7 @@ mod support;
 mod accounts;
 mod allowance;
 mod api_keys;
+mod callbacks;
 mod credits;
 mod extras;
 mod graph;

@@ -17,10 +17,10 @@ use crate::support::{
 };
 
 /// An answer of the API: status, the headers it is judged by, and the body.
-struct Reply {
-    status: u16,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
     headers: reqwest::header::HeaderMap,
-    json: Value,
+    pub(crate) json: Value,
     bytes: Vec<u8>,
 }
 
@@ -36,7 +36,7 @@ impl Reply {
     }
 
     /// Asserts the API's error shape and code.
-    fn error(&self, status: u16, code: &str) {
+    pub(crate) fn error(&self, status: u16, code: &str) {
         assert_eq!(
             (self.status, self.json["error"]["code"].as_str()),
             (status, Some(code)),
@@ -60,7 +60,7 @@ impl Reply {
 }
 
 /// A program calling the API with a key (or none).
-struct Client<'a> {
+pub(crate) struct Client<'a> {
     web: &'a Web,
     key: Option<String>,
 }
@@ -101,11 +101,11 @@ impl Client<'_> {
         }
     }
 
-    async fn get(&self, path: &str) -> Reply {
+    pub(crate) async fn get(&self, path: &str) -> Reply {
         self.send("GET", path, None, &[]).await
     }
 
-    async fn submit(&self, body: Value, idempotency_key: Option<&str>) -> Reply {
+    pub(crate) async fn submit(&self, body: Value, idempotency_key: Option<&str>) -> Reply {
         let headers: Vec<(&str, &str)> = idempotency_key
             .map(|k| vec![("idempotency-key", k)])
             .unwrap_or_default();
@@ -115,13 +115,13 @@ impl Client<'_> {
 }
 
 /// Grants `credits` paid credits to `user`, as an operator would.
-async fn give(db: &store::DatabaseConnection, user: i64, credits: u32) {
+pub(crate) async fn give(db: &store::DatabaseConnection, user: i64, credits: u32) {
     grant_credits(db, user, Credits::whole(credits), "admin", None)
         .await
         .expect("grant");
 }
 
-fn with_key<'a>(web: &'a Web, key: &str) -> Client<'a> {
+pub(crate) fn with_key<'a>(web: &'a Web, key: &str) -> Client<'a> {
     Client {
         web,
         key: Some(key.to_owned()),
@@ -312,9 +312,14 @@ async fn api_errors_have_one_shape_and_stable_codes() {
                 "invalid_request",
             ),
             (
-                r#"{"url": "https://a.example/", "reportType": "basic", "callbackUrl": "https://hook.example/"}"#,
+                r#"{"url": "https://a.example/", "reportType": "basic", "callbackURL": "https://hook.example/"}"#,
                 422,
                 "invalid_request",
+            ),
+            (
+                r#"{"url": "https://a.example/", "reportType": "basic", "callbackUrl": "ftp://hook.example/"}"#,
+                422,
+                "invalid_callback_url",
             ),
             (r#"{"url": "ftp://a.example/", "reportType": "basic"}"#, 422, "invalid_url"),
             (r#"{"url": "", "reportType": "basic"}"#, 422, "invalid_url"),

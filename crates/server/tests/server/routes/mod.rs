@@ -3,9 +3,10 @@
 
 mod accounts;
 mod analyses;
-mod api_keys;
-mod api_v1;
+pub(crate) mod api_keys;
+pub(crate) mod api_v1;
 mod billing;
+mod callback_secret;
 mod contact;
 mod files;
 mod health;
@@ -63,6 +64,7 @@ fn table() -> Vec<Case> {
     t.extend(accounts::malformed());
     t.extend(billing::malformed());
     t.extend(api_keys::malformed());
+    t.extend(callback_secret::malformed());
     t
 }
 
