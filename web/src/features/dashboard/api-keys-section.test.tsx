@@ -4,9 +4,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setCsrfToken } from "../../lib/api-client";
-import { validateKeyName, type ApiKeyView, type CreatedApiKey } from "../../lib/domain";
+import { validateKeyName, type ApiKeyView, type CallbackSecretView, type CreatedApiKey } from "../../lib/domain";
 import { createApiKey, listApiKeys, revokeApiKey } from "./api/api-keys";
-import { ApiKeysSection, NewKeyNotice, when } from "./api-keys-section";
+import { getCallbackSecret, rotateCallbackSecret } from "./api/callback-secret";
+import { ApiKeysSection, CallbackSecretDetails, NewKeyNotice, when } from "./api-keys-section";
 
 /** The rendered text, tags dropped, and the accessible names of the buttons. */
 function text(html: string) {
@@ -50,13 +51,13 @@ describe("ApiKeysSection", () => {
     expect(t).toContain("Deploy pipeline slk_1a2b3c4d… · Created Nov 28, 2026, 6:40 PM UTC · Last used Nov 28, 2026, 7:05 PM UTC");
     expect(t).toContain("Nightly audit slk_99ffee00… · Created Nov 1, 2026, 8:00 AM UTC · Last used Never");
     expect(t).toContain("Each key may make 100 requests a minute");
-    expect(buttons).toEqual(["Revoke Deploy pipeline", "Revoke Nightly audit", "Create Key"]);
+    expect(buttons).toEqual(["Revoke Deploy pipeline", "Revoke Nightly audit", "Create Key", "Show signing secret"]);
   });
 
   it("says when there is no key yet, and still offers to create one", () => {
     const { text: t, buttons } = render([]);
     expect(t).toContain("No API keys yet.");
-    expect(buttons).toEqual(["Create Key"]);
+    expect(buttons).toEqual(["Create Key", "Show signing secret"]);
   });
 
   it("shows a new key in full once, with a copy button", () => {
@@ -77,6 +78,34 @@ describe("ApiKeysSection", () => {
   });
 });
 
+describe("CallbackSecretDetails", () => {
+  const secret: CallbackSecretView = { secret: `slwh_${"0f".repeat(32)}`, createdAt: "2026-11-28T18:40:00Z", teamSecret: false, canRotate: true };
+
+  function details(view: CallbackSecretView) {
+    const html = renderToStaticMarkup(
+      <QueryClientProvider client={new QueryClient()}>
+        <CallbackSecretDetails view={view} />
+      </QueryClientProvider>,
+    );
+    return { html, ...text(html) };
+  }
+
+  it("shows the account's own secret to copy and rotate", () => {
+    const { html, text: t, buttons } = details(secret);
+    expect(html).toContain(`value="${secret.secret}"`);
+    expect(html).toContain('aria-label="Callback signing secret"');
+    expect(t).toContain("Made Nov 28, 2026, 6:40 PM UTC.");
+    expect(buttons).toEqual(["Copy secret", "Rotate secret"]);
+  });
+
+  it("shows a team member the owner's secret, without rotating it", () => {
+    const { text: t, buttons } = details({ ...secret, teamSecret: true, canRotate: false });
+    expect(t).toContain("it signs the callbacks of your analyses, as the owner");
+    expect(t).toContain("Only the owner can rotate it.");
+    expect(buttons).toEqual(["Copy secret"]);
+  });
+});
+
 describe("API key calls", () => {
   it("lists, creates with the CSRF token, and revokes by id", async () => {
     let f = stubFetch(200, keys);
@@ -93,6 +122,20 @@ describe("API key calls", () => {
     f = stubFetch(200, { success: true, message: "The API key is revoked" });
     await revokeApiKey(2);
     expect([f.mock.calls[0]![0], (f.mock.calls[0]![1] as RequestInit).method]).toEqual(["/api/account/api-keys/2", "DELETE"]);
+  });
+
+  it("reads the callback secret and rotates it with the CSRF token", async () => {
+    const view: CallbackSecretView = { secret: "slwh_x", createdAt: "2026-11-28T18:40:00Z", teamSecret: false, canRotate: true };
+    let f = stubFetch(200, view);
+    expect(await getCallbackSecret()).toEqual(view);
+    expect(f.mock.calls[0]![0]).toBe("/api/account/callback-secret");
+
+    setCsrfToken("csrf-2");
+    f = stubFetch(200, { ...view, secret: "slwh_y" });
+    expect((await rotateCallbackSecret()).secret).toBe("slwh_y");
+    const init = f.mock.calls[0]![1] as RequestInit;
+    expect([f.mock.calls[0]![0], init.method]).toEqual(["/api/account/callback-secret/rotate", "POST"]);
+    expect((init.headers as Record<string, string>)["X-CSRF-Token"]).toBe("csrf-2");
   });
 
   it("throws the server's message", async () => {

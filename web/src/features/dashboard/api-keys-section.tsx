@@ -6,8 +6,9 @@ import { Input } from "../../components/ui/input";
 import { FieldError, Label } from "../../components/ui/label";
 import { Spinner } from "../../components/ui/spinner";
 import { copyText } from "../../lib/clipboard";
-import { apiRateLimitPerMinute, validateKeyName, type ApiKeyView, type CreatedApiKey } from "../../lib/domain";
+import { apiRateLimitPerMinute, validateKeyName, type ApiKeyView, type CallbackSecretView, type CreatedApiKey } from "../../lib/domain";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "./api/api-keys";
+import { useCallbackSecret, useRotateCallbackSecret } from "./api/callback-secret";
 
 const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
@@ -114,10 +115,81 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
   );
 }
 
+/** The signing secret once read: copy it, and rotate it when it is the user's own. */
+export function CallbackSecretDetails({ view }: { view: CallbackSecretView }) {
+  const rotate = useRotateCallbackSecret();
+  const [copied, setCopied] = useState<boolean | null>(null);
+  return (
+    <div className="flex flex-col gap-2">
+      <Input readOnly value={view.secret} aria-label="Callback signing secret" className="font-mono" onFocus={(e) => e.currentTarget.select()} />
+      <p className="text-sm text-muted-foreground">
+        {view.teamSecret
+          ? "Your team owner's secret: it signs the callbacks of your analyses, as the owner's credits pay for them. Only the owner can rotate it."
+          : `Made ${when(view.createdAt)}. Rotating it signs every later callback, retries included, with the new secret.`}
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button size="sm" onClick={() => void copyText(view.secret).then(setCopied)}>
+          Copy secret
+        </Button>
+        {view.canRotate && (
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={rotate.isPending}
+            onClick={() => {
+              if (window.confirm("Rotate the callback signing secret? Receivers that check the old one will refuse the next callbacks.")) rotate.mutate();
+            }}
+          >
+            Rotate secret
+          </Button>
+        )}
+        {copied === true && <span>Copied to the clipboard.</span>}
+        {copied === false && <span>Copying failed: select the secret and copy it yourself.</span>}
+      </div>
+      {rotate.isError && <Alert variant="destructive">{rotate.error.message}</Alert>}
+    </div>
+  );
+}
+
+/**
+ * The secret that signs callbacks (`Sitelens-Signature`). It is read, and so made, only when
+ * the user asks to see it.
+ */
+function CallbackSecretPanel() {
+  const [shown, setShown] = useState(false);
+  const q = useCallbackSecret(shown);
+  return (
+    <section aria-labelledby="callback-secret-heading" className="flex flex-col gap-2 border-t border-border pt-4">
+      <h3 id="callback-secret-heading" className="font-medium">
+        Callback signing secret
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        An analysis submitted with a <code className="font-mono">callbackUrl</code> posts its result there, signed in the{" "}
+        <code className="font-mono">Sitelens-Signature</code> header with this secret. See <a href="/api-docs#callbacks">how to verify it</a>.
+      </p>
+      {!shown ? (
+        <div>
+          <Button size="sm" variant="outline" onClick={() => setShown(true)}>
+            Show signing secret
+          </Button>
+        </div>
+      ) : q.data ? (
+        <CallbackSecretDetails view={q.data} />
+      ) : q.isError ? (
+        <p>Unable to load the signing secret. Please try again.</p>
+      ) : (
+        <Spinner className="size-6" />
+      )}
+    </section>
+  );
+}
+
 /**
  * The dashboard's API keys card: create a named key (shown once, with a copy button), list the
- * keys by name and prefix with when each was created and last used, and revoke one. Keys are
- * personal; a team member's key spends the team's credits, as the member does on the web.
+ * keys by name and prefix with when each was created and last used, and revoke one; and the
+ * secret that signs callbacks, shown on request, copied and rotated. Keys are personal; a team
+ * member's key spends the team's credits, as the member does on the web, and the member's
+ * callbacks are signed with the team owner's secret.
  */
 export function ApiKeysSection() {
   const q = useApiKeys();
@@ -146,6 +218,7 @@ export function ApiKeysSection() {
           </ul>
         )}
         <CreateKeyForm onCreated={setCreated} />
+        <CallbackSecretPanel />
       </CardContent>
     </Card>
   );
