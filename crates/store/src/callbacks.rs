@@ -243,30 +243,6 @@ pub async fn record_attempt(
     Ok(())
 }
 
-/// The deliveries of an analysis, oldest first (one per analysis in practice).
-pub async fn deliveries_of(
-    db: &DatabaseConnection,
-    job_id: Uuid,
-) -> StoreResult<Vec<callback_deliveries::Model>> {
-    Ok(callback_deliveries::Entity::find()
-        .filter(D::JobId.eq(job_id))
-        .order_by_asc(D::Id)
-        .all(db)
-        .await?)
-}
-
-/// The attempts of a delivery, oldest first.
-pub async fn attempts_of(
-    db: &DatabaseConnection,
-    delivery_id: i64,
-) -> StoreResult<Vec<callback_attempts::Model>> {
-    Ok(callback_attempts::Entity::find()
-        .filter(A::DeliveryId.eq(delivery_id))
-        .order_by_asc(A::Id)
-        .all(db)
-        .await?)
-}
-
 fn state_of(delivery: &callback_deliveries::Model) -> StoreResult<CallbackState> {
     match delivery.state.as_str() {
         PENDING => Ok(CallbackState::Pending),

@@ -45,6 +45,42 @@ pub(crate) async fn signed_up<'a>(web: &'a Web, email: &str, username: &str) -> 
     (b, id)
 }
 
+/// Everyone an account route's authorization table asks as, signed up on `web`: a team's owner
+/// with a member and a team admin, a site admin, another user, and an anonymous visitor.
+pub(crate) struct Cast<'a> {
+    pub(crate) owner: Browser<'a>,
+    pub(crate) owner_id: i64,
+    pub(crate) member: Browser<'a>,
+    pub(crate) team_admin: Browser<'a>,
+    pub(crate) site_admin: Browser<'a>,
+    pub(crate) other: Browser<'a>,
+    pub(crate) anonymous: Browser<'a>,
+}
+
+/// Signs the [`Cast`] up and puts the member and the team admin in the owner's team.
+pub(crate) async fn cast<'a>(web: &'a Web, db: &store::DatabaseConnection) -> Cast<'a> {
+    let (owner, owner_id) = signed_up(web, "owner@example.com", "owner").await;
+    let (member, member_id) = signed_up(web, "member@example.com", "member").await;
+    let (team_admin, team_admin_id) = signed_up(web, "teamadmin@example.com", "teamadmin").await;
+    let (site_admin, site_admin_id) = signed_up(web, "admin@example.com", "siteadmin").await;
+    let (other, _) = signed_up(web, "other@example.com", "other").await;
+    for (id, role) in [(member_id, "member"), (team_admin_id, "admin")] {
+        join_team(db, owner_id, id, role).await;
+    }
+    store::users::set_admin(db, site_admin_id, true)
+        .await
+        .expect("make admin");
+    Cast {
+        owner,
+        owner_id,
+        member,
+        team_admin,
+        site_admin,
+        other,
+        anonymous: Browser::new(web),
+    }
+}
+
 /// Creates a key named `name` through the dashboard's route; returns the key and its id.
 pub(crate) async fn new_key(b: &mut Browser<'_>, name: &str) -> (String, i64) {
     let created = b.post("/api/account/api-keys", json!({"name": name})).await;
@@ -68,20 +104,15 @@ async fn api_key_routes_answer_by_who_asks() {
         let engine = db.engine;
         let app = spawn_app(config(&db), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let (mut owner, owner_id) = signed_up(&app.web, "owner@example.com", "owner").await;
-        let (mut member, member_id) = signed_up(&app.web, "member@example.com", "member").await;
-        let (mut team_admin, team_admin_id) =
-            signed_up(&app.web, "teamadmin@example.com", "teamadmin").await;
-        let (mut site_admin, site_admin_id) =
-            signed_up(&app.web, "admin@example.com", "siteadmin").await;
-        let (mut other, _) = signed_up(&app.web, "other@example.com", "other").await;
-        let mut anonymous = Browser::new(&app.web);
-        for (id, role) in [(member_id, "member"), (team_admin_id, "admin")] {
-            join_team(&store_db, owner_id, id, role).await;
-        }
-        store::users::set_admin(&store_db, site_admin_id, true)
-            .await
-            .expect("make admin");
+        let Cast {
+            mut owner,
+            owner_id,
+            mut member,
+            mut team_admin,
+            mut site_admin,
+            mut other,
+            mut anonymous,
+        } = cast(&app.web, &store_db).await;
 
         // The owner's key: shown once in full, listed by its prefix only, stored hashed.
         let created = owner

@@ -4,10 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::accounts::Browser;
-use super::api_keys::signed_up;
+use super::api_keys::{Cast, cast};
 use super::{Case, case};
-use crate::support::{TestDb, WEB_ONLY, config, each_engine, join_team, spawn_app};
+use crate::support::{TestDb, WEB_ONLY, config, each_engine, spawn_app};
 
 const SECRET: &str = "/api/account/callback-secret";
 const ROTATE: &str = "/api/account/callback-secret/rotate";
@@ -32,20 +31,15 @@ async fn callback_secret_routes_answer_by_who_asks() {
         let engine = db.engine;
         let app = spawn_app(config(&db), WEB_ONLY).await;
         let store_db = app.running.db.clone();
-        let (mut owner, owner_id) = signed_up(&app.web, "owner@example.com", "owner").await;
-        let (mut member, member_id) = signed_up(&app.web, "member@example.com", "member").await;
-        let (mut team_admin, team_admin_id) =
-            signed_up(&app.web, "teamadmin@example.com", "teamadmin").await;
-        let (mut site_admin, site_admin_id) =
-            signed_up(&app.web, "admin@example.com", "siteadmin").await;
-        let (mut other, _) = signed_up(&app.web, "other@example.com", "other").await;
-        let mut anonymous = Browser::new(&app.web);
-        for (id, role) in [(member_id, "member"), (team_admin_id, "admin")] {
-            join_team(&store_db, owner_id, id, role).await;
-        }
-        store::users::set_admin(&store_db, site_admin_id, true)
-            .await
-            .expect("make admin");
+        let Cast {
+            mut owner,
+            mut member,
+            mut team_admin,
+            mut site_admin,
+            mut other,
+            mut anonymous,
+            ..
+        } = cast(&app.web, &store_db).await;
 
         // Anonymous: nothing.
         assert_eq!(anonymous.get(SECRET).await.status, 401);
