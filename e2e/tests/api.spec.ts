@@ -1,4 +1,24 @@
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { test, expect, seriousViolations, shot } from "./fixtures";
+
+/** A callback receiver on 127.0.0.1: every request's signature header and raw body, answered 204. */
+async function callbackReceiver() {
+  const got: { signature: string; eventId: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      got.push({ signature: String(req.headers["sitelens-signature"]), eventId: String(req.headers["sitelens-event-id"]), body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks/sitelens`, got, close: () => server.close() };
+}
 
 test.describe("the public API", () => {
   test("a developer creates a key on the dashboard, runs an analysis with it, reads its report and PDF, then revokes it", async ({ page, request, baseURL, siteUrl }, info) => {
@@ -38,11 +58,18 @@ test.describe("the public API", () => {
     await expect(list).toContainText(`Deploy pipeline${key.slice(0, 12)}…`);
     await expect(list).toContainText("Last used Never");
 
-    // The README's quick start, as a program makes it.
+    // The callback signing secret, shown on request.
+    await page.getByRole("button", { name: "Show signing secret" }).click();
+    const signing = page.getByRole("textbox", { name: "Callback signing secret" });
+    await expect(signing).toHaveValue(/^slwh_[0-9a-f]{64}$/);
+    const secret = await signing.inputValue();
+
+    // The README's quick start, as a program makes it, with a callback to a receiver of ours.
+    const receiver = await callbackReceiver();
     const auth = { Authorization: `Bearer ${key}` };
     const submitted = await request.post(`${baseURL}/api/v1/analyses`, {
       headers: { ...auth, "Idempotency-Key": `e2e-${Date.now()}` },
-      data: { url: siteUrl, reportType: "basic" },
+      data: { url: siteUrl, reportType: "basic", callbackUrl: receiver.url },
     });
     expect(submitted.status()).toBe(201);
     expect(submitted.headers()["ratelimit-limit"]).toBe("100");
@@ -50,6 +77,14 @@ test.describe("the public API", () => {
     await expect
       .poll(async () => ((await (await request.get(`${baseURL}/api/v1/analyses/${id}`, { headers: auth })).json()) as { status: string }).status, { timeout: 90_000 })
       .toBe("complete");
+    // The signed callback arrives, and verifies as /api-docs says.
+    await expect.poll(() => receiver.got.length, { timeout: 30_000 }).toBe(1);
+    const [callback] = receiver.got;
+    receiver.close();
+    const { t, v1 } = Object.fromEntries(callback!.signature.split(",").map((part) => part.split("=", 2))) as { t: string; v1: string };
+    expect(createHmac("sha256", secret).update(`${t}.${callback!.body}`).digest("hex")).toBe(v1);
+    const event = JSON.parse(callback!.body) as { id: string; type: string; analysis: { id: string } };
+    expect([event.type, event.analysis.id, event.id]).toEqual(["analysis.completed", id, callback!.eventId]);
     const report = await request.get(`${baseURL}/api/v1/analyses/${id}/report`, { headers: auth });
     expect(report.status()).toBe(200);
     expect(((await report.json()) as { scores: { overall: number } }).scores.overall).toBeGreaterThan(0);
@@ -59,6 +94,8 @@ test.describe("the public API", () => {
     const usage = (await (await request.get(`${baseURL}/api/v1/usage`, { headers: auth })).json()) as { trialCredits: number; callsThisPeriod: number };
     expect(usage.trialCredits).toBe(0.5);
     expect(usage.callsThisPeriod).toBeGreaterThanOrEqual(4);
+    const delivered = (await (await request.get(`${baseURL}/api/v1/analyses/${id}`, { headers: auth })).json()) as { callback: { state: string } };
+    expect(delivered.callback.state).toBe("delivered");
 
     // The dashboard shows the key used; revoking it stops it at once.
     await page.reload();
