@@ -2514,7 +2514,12 @@ error: string | null,
 /**
  * How long it took, milliseconds.
  */
-durationMs: number, };
+durationMs: number, 
+/**
+ * The first characters of the receiver's answer ([`RESPONSE_EXCERPT_MAX`]), when it
+ * answered with a body.
+ */
+responseExcerpt: string | null, };
 
 export type ApiCallback = { 
 /**

@@ -214,6 +214,9 @@ pub struct CallbackAttempt {
     pub error: Option<String>,
     /// How long it took, milliseconds.
     pub duration_ms: u32,
+    /// The first characters of the receiver's answer ([`RESPONSE_EXCERPT_MAX`]), when it
+    /// answered with a body.
+    pub response_excerpt: Option<String>,
 }
 
 /// An analysis's callback as `/api/v1` shows it to its owner.

@@ -260,6 +260,7 @@ fn attempt_view(row: &callback_attempts::Model) -> CallbackAttempt {
         status_code: row.status_code.and_then(|s| u16::try_from(s).ok()),
         error: row.error.clone(),
         duration_ms: u32::try_from(row.duration_ms).unwrap_or(0),
+        response_excerpt: row.response_excerpt.clone(),
     }
 }
 

@@ -171,12 +171,9 @@ both!(
         assert_eq!(callback.state, CallbackState::Failed, "{engine:?}");
         assert_eq!(callback.attempts.len(), 6);
         assert!(callback.next_attempt_at.is_none());
-        assert!(
-            callback
-                .attempts
-                .iter()
-                .all(|a| a.status_code == Some(500) && a.duration_ms == 12)
-        );
+        assert!(callback.attempts.iter().all(|a| a.status_code == Some(500)
+            && a.duration_ms == 12
+            && a.response_excerpt.as_deref() == Some("boom")));
     }
 );
 

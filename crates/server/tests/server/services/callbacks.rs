@@ -67,8 +67,13 @@ fn header(headers: &HeaderMap, name: &str) -> String {
         .to_owned()
 }
 
-/// Records the request; the first attempt of each event gets a 500, later ones a 204.
-async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> StatusCode {
+/// Records the request; the first attempt of each event gets a 500 with a short body, later
+/// ones a 204.
+async fn hook(
+    State(r): State<Receiver>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> (StatusCode, &'static str) {
     let received = Received {
         signature: header(&headers, "sitelens-signature"),
         event_id: header(&headers, "sitelens-event-id"),
@@ -84,9 +89,9 @@ async fn hook(State(r): State<Receiver>, headers: HeaderMap, body: Bytes) -> Sta
     };
     r.arrived.notify_waiters();
     if first {
-        StatusCode::INTERNAL_SERVER_ERROR
+        (StatusCode::INTERNAL_SERVER_ERROR, "receiver down")
     } else {
-        StatusCode::NO_CONTENT
+        (StatusCode::NO_CONTENT, "")
     }
 }
 
@@ -212,6 +217,7 @@ async fn completed_and_failed_analyses_call_back_signed_and_retried() {
         let callback = &after_first.json["callback"];
         assert_eq!(callback["state"], "pending", "{engine:?}: {}", after_first.json);
         assert_eq!(callback["attempts"][0]["statusCode"], 500);
+        assert_eq!(callback["attempts"][0]["responseExcerpt"], "receiver down");
         assert!(callback["nextAttemptAt"].is_string());
 
         // The retry is due 30 s later: the test's own deliverer makes it with its clock there.
@@ -306,6 +312,7 @@ async fn completed_and_failed_analyses_call_back_signed_and_retried() {
                 .collect();
             assert_eq!(codes, vec![json!(500), json!(204)], "{engine:?}");
             assert!(callback["attempts"][0]["durationMs"].is_u64());
+            assert_eq!(callback["attempts"][1]["responseExcerpt"], Value::Null);
             assert!(callback["eventId"].is_string());
         }
         let listed = api.get("/analyses").await;
