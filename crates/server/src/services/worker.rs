@@ -63,6 +63,10 @@ pub struct Worker {
     pub concurrency: usize,
     /// A job silent this long is recovered.
     pub heartbeat_timeout: Duration,
+    /// What to report of the browser when there is no pool: off or missing.
+    pub browser_setting: domain::status::BrowserMode,
+    /// When this worker started.
+    pub started_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// Resolves once `shutdown` is true (at once when it already is).
@@ -99,6 +103,29 @@ impl Worker {
         )
     }
 
+    /// Writes this worker's report of itself (`store::health::beat`): alive, `busy` analyses
+    /// running, and its browser's state, for `/api-status` on every web node.
+    pub async fn beat(&self, busy: usize) {
+        let pool = match &self.browser {
+            Some(pool) => Some(pool.state().await),
+            None => None,
+        };
+        let report = store::health::WorkerBeat {
+            worker_id: self.id.clone(),
+            started_at: self.started_at,
+            beat_at: store::now(),
+            concurrency: u32::try_from(self.concurrency).unwrap_or(u32::MAX),
+            busy: u32::try_from(busy).unwrap_or(u32::MAX),
+            browser: pool.map_or(self.browser_setting, |p| p.mode),
+            tabs_in_use: pool.map_or(0, |p| p.tabs_in_use),
+            tabs_max: pool.map_or(0, |p| p.tabs_max),
+            spare_tabs: pool.map_or(0, |p| p.spare_tabs),
+        };
+        if let Err(e) = store::health::beat(&self.db, &report).await {
+            tracing::warn!(error = %Chain(&e), "worker heartbeat not stored");
+        }
+    }
+
     /// Runs until `shutdown` turns true; then stops claiming, stops its running analyses and
     /// puts their jobs back in the queue at once, for another worker to take without waiting
     /// for the heartbeat timeout.
@@ -118,6 +145,25 @@ impl Worker {
                 loop {
                     tokio::select! {
                         _ = tick.tick() => me.recover().await,
+                        _ = stopped(&mut stop) => break,
+                    }
+                }
+            })
+        };
+        // The worker's own heartbeat (apart from its jobs'): web nodes count it as alive.
+        let heartbeat = {
+            let me = self.clone();
+            let permits = permits.clone();
+            let mut stop = shutdown.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(heartbeat_every(me.heartbeat_timeout));
+                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => {
+                            let busy = me.concurrency.max(1).saturating_sub(permits.available_permits());
+                            me.beat(busy).await;
+                        }
                         _ = stopped(&mut stop) => break,
                     }
                 }
@@ -169,6 +215,11 @@ impl Worker {
             running.abort_all();
         }
         recovery.abort();
+        heartbeat.abort();
+        // Stopped: no longer counted as alive anywhere.
+        if let Err(e) = store::health::forget_worker(&self.db, &self.id).await {
+            tracing::warn!(error = %Chain(&e), "worker heartbeat not removed");
+        }
     }
 
     async fn recover(&self) {
