@@ -3,6 +3,7 @@
 //! transaction that completes the job (docs/ARCHITECTURE.md §4).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use analyzer::browser::BrowserPool;
@@ -134,6 +135,8 @@ impl Worker {
     /// every [`recovery_every`], so a worker busy with long analyses still recovers them.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let permits = Arc::new(Semaphore::new(self.concurrency.max(1)));
+        // Analyses running now, for the heartbeat (a permit is also held while claiming).
+        let busy = Arc::new(AtomicUsize::new(0));
         let mut running = JoinSet::new();
         tracing::info!(worker = %self.id, concurrency = self.concurrency, "worker started");
         let recovery = {
@@ -153,17 +156,14 @@ impl Worker {
         // The worker's own heartbeat (apart from its jobs'): web nodes count it as alive.
         let heartbeat = {
             let me = self.clone();
-            let permits = permits.clone();
+            let busy = busy.clone();
             let mut stop = shutdown.clone();
             tokio::spawn(async move {
                 let mut tick = tokio::time::interval(heartbeat_every(me.heartbeat_timeout));
                 tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
                 loop {
                     tokio::select! {
-                        _ = tick.tick() => {
-                            let busy = me.concurrency.max(1).saturating_sub(permits.available_permits());
-                            me.beat(busy).await;
-                        }
+                        _ = tick.tick() => me.beat(busy.load(Ordering::Acquire)).await,
                         _ = stopped(&mut stop) => break,
                     }
                 }
@@ -183,8 +183,11 @@ impl Worker {
                 Ok(Some(job)) => {
                     let me = self.clone();
                     let stop = shutdown.clone();
+                    let busy = busy.clone();
+                    busy.fetch_add(1, Ordering::AcqRel);
                     running.spawn(async move {
                         me.process(job, stop).await;
+                        busy.fetch_sub(1, Ordering::AcqRel);
                         drop(permit);
                     });
                 }
