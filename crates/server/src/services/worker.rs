@@ -76,6 +76,29 @@ async fn stopped(shutdown: &mut watch::Receiver<bool>) {
     let _ = shutdown.wait_for(|stop| *stop).await;
 }
 
+/// Runs `action` at once, then every `period` (never two at a time), until `shutdown` turns
+/// true.
+fn every<F, Fut>(
+    period: Duration,
+    mut shutdown: watch::Receiver<bool>,
+    action: F,
+) -> tokio::task::JoinHandle<()>
+where
+    F: Fn() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => action().await,
+                _ = stopped(&mut shutdown) => break,
+            }
+        }
+    })
+}
+
 fn event(
     job: Uuid,
     kind: ProgressEventType,
@@ -141,33 +164,27 @@ impl Worker {
         tracing::info!(worker = %self.id, concurrency = self.concurrency, "worker started");
         let recovery = {
             let me = self.clone();
-            let mut stop = shutdown.clone();
-            tokio::spawn(async move {
-                let mut tick = tokio::time::interval(recovery_every(me.heartbeat_timeout));
-                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-                loop {
-                    tokio::select! {
-                        _ = tick.tick() => me.recover().await,
-                        _ = stopped(&mut stop) => break,
-                    }
-                }
-            })
+            every(
+                recovery_every(me.heartbeat_timeout),
+                shutdown.clone(),
+                move || {
+                    let me = me.clone();
+                    async move { me.recover().await }
+                },
+            )
         };
         // The worker's own heartbeat (apart from its jobs'): web nodes count it as alive.
         let heartbeat = {
             let me = self.clone();
             let busy = busy.clone();
-            let mut stop = shutdown.clone();
-            tokio::spawn(async move {
-                let mut tick = tokio::time::interval(heartbeat_every(me.heartbeat_timeout));
-                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-                loop {
-                    tokio::select! {
-                        _ = tick.tick() => me.beat(busy.load(Ordering::Acquire)).await,
-                        _ = stopped(&mut stop) => break,
-                    }
-                }
-            })
+            every(
+                heartbeat_every(me.heartbeat_timeout),
+                shutdown.clone(),
+                move || {
+                    let (me, busy) = (me.clone(), busy.clone());
+                    async move { me.beat(busy.load(Ordering::Acquire)).await }
+                },
+            )
         };
         loop {
             if *shutdown.borrow() {
