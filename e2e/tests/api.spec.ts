@@ -110,3 +110,58 @@ test.describe("the public API", () => {
     expect(await refused.json()).toEqual({ error: { code: "unauthorized", message: expect.any(String) } });
   });
 });
+
+test.describe("the API's pages", () => {
+  test("/api-docs shows the interactive reference under its section, fetched from no other host", async ({ page, baseURL }, info) => {
+    const offsite: string[] = [];
+    page.on("request", (r) => {
+      const url = r.url();
+      if (!url.startsWith(baseURL ?? "") && !url.startsWith("data:") && !url.startsWith("blob:")) offsite.push(url);
+    });
+    await page.goto("/api-docs");
+    await expect(page.getByRole("heading", { name: "Interactive reference" })).toBeVisible();
+    const reference = page.getByRole("region", { name: "Interactive API reference" });
+    await expect(reference.getByRole("button", { name: /POST\s*\/analyses/ })).toBeVisible({ timeout: 30_000 });
+    // Placed under its section, before the related articles.
+    const below = await page.evaluate(() => {
+      const heading = document.getElementById("interactive-reference");
+      const region = document.querySelector('[aria-label="Interactive API reference"]');
+      const related = document.getElementById("related");
+      const follows = (a: Node | null, b: Node | null) => !!a && !!b && !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      return follows(heading, region) && follows(region, related);
+    });
+    expect(below).toBe(true);
+    await reference.getByRole("button", { name: /GET\s*\/status/ }).click();
+    await expect(reference.getByText("the service's status now and its last 24 hours")).toBeVisible();
+    expect(offsite).toEqual([]);
+    await shot(page, info, "api-docs");
+  });
+
+  test("the reference's code and stylesheet load on /api-docs only, also after an in-app navigation", async ({ page }) => {
+    const reference: string[] = [];
+    page.on("request", (r) => {
+      if (/\/assets\/api-reference-/.test(r.url())) reference.push(r.url());
+    });
+    await page.goto("/api-status");
+    await page.goto("/pricing");
+    expect(reference).toEqual([]);
+    await page.getByRole("link", { name: "Read the API documentation" }).click();
+    await expect(page).toHaveURL(/\/api-docs$/);
+    await expect(page.getByRole("region", { name: "Interactive API reference" }).getByRole("button", { name: /POST\s*\/analyses/ })).toBeVisible({ timeout: 30_000 });
+    expect(reference.map((u) => u.split(".").pop()).sort()).toEqual(["css", "js"]);
+  });
+
+  test("/api-status shows each part of the service and the last 24 hours, from its JSON twin", async ({ page, request, baseURL }, info) => {
+    const status = (await (await request.get(`${baseURL}/api/v1/status`)).json()) as { state: string; workers: { alive: number } };
+    expect(status.workers.alive).toBeGreaterThanOrEqual(1);
+    await page.goto("/api-status");
+    await expect(page.getByRole("heading", { level: 1, name: "API status" })).toBeVisible();
+    for (const part of ["API", "Database", "Analysis queue", "Workers", "Browser"]) {
+      await expect(page.getByRole("heading", { level: 3, name: part, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole("heading", { name: "Last 24 hours" })).toBeVisible();
+    await expect(page.getByRole("list", { name: "Health by half hour, oldest first" }).getByRole("listitem")).toHaveCount(48);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, info, "api-status");
+  });
+});

@@ -28,6 +28,7 @@ mod m20261128_000017_plan_charge;
 mod m20261128_000018_refunds_by_payment;
 mod m20261128_000019_api_keys;
 mod m20261128_000020_api_callbacks;
+mod m20261128_000021_health_samples;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -57,6 +58,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000018_refunds_by_payment::Migration),
             Box::new(m20261128_000019_api_keys::Migration),
             Box::new(m20261128_000020_api_callbacks::Migration),
+            Box::new(m20261128_000021_health_samples::Migration),
         ]
     }
 }

@@ -2562,3 +2562,207 @@ teamSecret: boolean,
  */
 canRotate: boolean, };
 
+export type ServiceState = "operational" | "degraded" | "down";
+
+export type BrowserMode = "off" | "missing" | "idle" | "starting" | "running";
+
+export type ApiPart = { 
+/**
+ * Always `operational`: this answer is the proof.
+ */
+state: ServiceState, 
+/**
+ * The API's version (the path's `v1`).
+ */
+version: string, };
+
+export type DatabasePart = { 
+/**
+ * Down when it does not answer, degraded when its ping takes over 500 ms.
+ */
+state: ServiceState, 
+/**
+ * Whether it answered.
+ */
+reachable: boolean, 
+/**
+ * `sqlite` or `postgres`.
+ */
+engine: string, 
+/**
+ * How long a ping took, ms (`null` when it did not answer).
+ */
+latencyMs: number | null, };
+
+export type QueuePart = { 
+/**
+ * Degraded when the oldest waiting analysis has waited over 5 minutes.
+ */
+state: ServiceState, 
+/**
+ * Analyses waiting for a worker.
+ */
+depth: number, 
+/**
+ * Analyses being run now.
+ */
+running: number, 
+/**
+ * How long the oldest waiting analysis has waited, seconds (`null` when none waits).
+ */
+oldestWaitSeconds: number | null, };
+
+export type WorkersPart = { 
+/**
+ * Down when no worker is alive: analyses would be queued but never run.
+ */
+state: ServiceState, 
+/**
+ * Worker processes that reported within the heartbeat timeout.
+ */
+alive: number, 
+/**
+ * Of those, the ones running at least one analysis.
+ */
+busy: number, 
+/**
+ * Analyses those workers run at once, in all.
+ */
+capacity: number, 
+/**
+ * Analyses they are running now.
+ */
+inProgress: number, };
+
+export type BrowserPart = { 
+/**
+ * Degraded when a worker has no browser (its lab figures are estimated).
+ */
+state: ServiceState, 
+/**
+ * Whether the live workers have Chromium (all of them; with no worker alive, this
+ * server's setting).
+ */
+available: boolean, 
+/**
+ * Live workers whose Chromium is running now.
+ */
+launched: number, 
+/**
+ * Tabs measuring pages now, across the workers.
+ */
+tabsInUse: number, 
+/**
+ * Tabs the workers may open at once, in all.
+ */
+tabsMax: number, 
+/**
+ * Blank tabs prepared for the next analyses.
+ */
+spareTabs: number, 
+/**
+ * Each live worker's browser, in no particular order.
+ */
+workers: Array<BrowserMode>, };
+
+export type HealthSample = { 
+/**
+ * The minute it stands for (RFC 3339, UTC).
+ */
+at: string, 
+/**
+ * The overall state then.
+ */
+state: ServiceState, 
+/**
+ * The database's ping then, ms (`null`: it did not answer).
+ */
+databaseMs: number | null, 
+/**
+ * Analyses waiting then.
+ */
+queueDepth: number, 
+/**
+ * Workers alive then.
+ */
+workersAlive: number, };
+
+export type HistoryBar = { 
+/**
+ * Start of the stretch (RFC 3339, UTC).
+ */
+start: string, 
+/**
+ * Samples taken in it.
+ */
+samples: number, 
+/**
+ * The worst state sampled in it (`null` when no sample was taken: the service was not
+ * running, or not yet installed).
+ */
+state: ServiceState | null, 
+/**
+ * The mean database ping of its samples, ms.
+ */
+meanDatabaseMs: number | null, 
+/**
+ * The slowest database ping of its samples, ms.
+ */
+maxDatabaseMs: number | null, };
+
+export type HealthHistory = { 
+/**
+ * Hours covered.
+ */
+hours: number, 
+/**
+ * Seconds between samples.
+ */
+sampleEverySeconds: number, 
+/**
+ * Share of samples in which the service was not down, percent (`null` without samples).
+ */
+uptimePercent: number | null, 
+/**
+ * The samples, oldest first.
+ */
+samples: Array<HealthSample>, 
+/**
+ * The same samples in 48 stretches of half an hour, oldest first.
+ */
+bars: Array<HistoryBar>, };
+
+export type ApiStatus = { 
+/**
+ * The worst state of the parts.
+ */
+state: ServiceState, 
+/**
+ * When this was measured (RFC 3339, UTC).
+ */
+checkedAt: string, 
+/**
+ * The API.
+ */
+api: ApiPart, 
+/**
+ * The database.
+ */
+database: DatabasePart, 
+/**
+ * The analysis queue.
+ */
+queue: QueuePart, 
+/**
+ * The workers.
+ */
+workers: WorkersPart, 
+/**
+ * The browser.
+ */
+browser: BrowserPart, 
+/**
+ * The last day's samples.
+ */
+history: HealthHistory, };
+

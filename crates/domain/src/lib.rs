@@ -23,5 +23,6 @@ pub mod score;
 pub mod share;
 pub mod site_url;
 pub mod snippet;
+pub mod status;
 pub mod throttling;
 pub mod tier;

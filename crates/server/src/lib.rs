@@ -161,7 +161,11 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
             id: services::worker::Worker::new_id(&config.node_name),
             concurrency: config.workers,
             heartbeat_timeout: config.heartbeat_timeout,
+            browser_setting: services::status::browser_setting(&config),
+            started_at: store::now(),
         };
+        // Reported alive before `start` returns, so a status read at once counts it.
+        worker.beat(0).await;
         tasks.push(tokio::spawn(worker.run(stop_rx.clone())));
         // Callbacks go out from the processes that finish analyses; deliveries are claimed in
         // the database, so every worker process may run one.
@@ -184,6 +188,10 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
                 stop_rx.clone(),
             )));
         }
+        tasks.push(tokio::spawn(services::status::sample_loop(
+            services::status::StatusSources::new(db.clone(), &config),
+            stop_rx.clone(),
+        )));
         let router =
             app::router(state::AppState::new(db.clone(), config.clone(), hub, blobs, mailer).await);
         let mut rx = stop_rx.clone();

@@ -883,3 +883,32 @@ pub async fn recent_jobs(
         .map(Job::try_from)
         .collect()
 }
+
+/// The queue at a glance (`/api-status`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueSummary {
+    /// Jobs waiting for a worker.
+    pub waiting: u64,
+    /// Jobs being run.
+    pub running: u64,
+    /// When the oldest waiting job was queued.
+    pub oldest_queued_at: Option<DateTime<Utc>>,
+}
+
+/// How many jobs wait and run, and since when the oldest one waits.
+pub async fn queue_summary(db: &DatabaseConnection) -> StoreResult<QueueSummary> {
+    use sea_orm::PaginatorTrait;
+    let in_status = |s: JobStatus| analysis_jobs::Entity::find().filter(C::Status.eq(s.as_str()));
+    let waiting = in_status(JobStatus::Queued).count(db).await?;
+    let running = in_status(JobStatus::Running).count(db).await?;
+    let oldest_queued_at = in_status(JobStatus::Queued)
+        .order_by_asc(C::CreatedAt)
+        .one(db)
+        .await?
+        .map(|row| row.created_at);
+    Ok(QueueSummary {
+        waiting,
+        running,
+        oldest_queued_at,
+    })
+}

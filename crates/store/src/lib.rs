@@ -37,6 +37,7 @@ pub mod contact;
 pub mod credits;
 pub mod entity;
 mod error;
+pub mod health;
 pub mod history;
 pub mod jobs;
 pub mod links;

@@ -21,6 +21,8 @@ export const pages = {
   serverPage: () => import("../features/server-page/server-page"),
   tools: () => import("../features/tools/tools-page"),
   demo: () => import("../features/demo/demo-page"),
+  apiDocs: () => import("../features/api-docs/api-docs-page"),
+  apiStatus: () => import("../features/api-status/api-status-page"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -39,7 +41,8 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   "sign-up": pages.auth,
   blog: pages.serverPage,
   "knowledge-base": pages.serverPage,
-  "api-docs": pages.serverPage,
+  "api-docs": pages.apiDocs,
+  "api-status": pages.apiStatus,
   affiliates: pages.serverPage,
   partners: pages.serverPage,
   enterprise: pages.serverPage,

@@ -23,7 +23,6 @@ export const contentRoutes = [
   "/knowledge-base/:category/:article",
   "/resources/guides",
   "/resources/tutorials",
-  "/api-docs",
   "/affiliates",
   "/partners",
   "/enterprise",
@@ -33,7 +32,7 @@ export const contentRoutes = [
 
 /**
  * Routes of docs/PRODUCT.md §2.1 not built yet (affiliate and partner dashboards, agency
- * contact, admin, the demo and the API status page). Until they exist they show the not-found page, never a placeholder.
+ * contact, admin). Until they exist they show the not-found page, never a placeholder.
  */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
@@ -45,7 +44,6 @@ export const laterRoutes = [
   "/agency-contact",
   "/admin",
   "/admin-dashboard",
-  "/api-status",
 ];
 
 export const routes: RouteObject[] = [
@@ -75,6 +73,8 @@ export const routes: RouteObject[] = [
           page("/sign-in", pages.auth, "SignInRedirectPage"),
           page("/sign-up", pages.auth, "SignUpRedirectPage"),
           ...contentRoutes.map((path) => page(path, pages.serverPage, "ServerPage")),
+          page("/api-docs", pages.apiDocs, "ApiDocsPage"),
+          page("/api-status", pages.apiStatus, "ApiStatusPage"),
           page("/resources/tools", pages.tools, "ToolsPage"),
           page("/accounts/sign-in", pages.accounts, "SignInPage"),
           page("/accounts/sign-up", pages.accounts, "SignUpPage"),

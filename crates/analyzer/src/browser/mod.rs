@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 pub use blob::{BlobStore, LocalBlobStore};
 pub use merge::merge_into;
 pub use metrics::LabMetrics;
-pub use pool::BrowserPool;
+pub use pool::{BrowserPool, PoolState};
 pub use proxy::RefusedRequest;
 
 /// Where Debian installs Chromium.

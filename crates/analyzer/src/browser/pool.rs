@@ -186,8 +186,23 @@ pub struct BrowserPool {
     tabs: Arc<Semaphore>,
     current: Mutex<Option<Arc<Instance>>>,
     launches: AtomicU64,
+    /// True while Chromium is being started.
+    launching: AtomicBool,
     /// Keeps each measurement's timed load alone (see [`lab::LoadLocks`]).
     locks: Arc<lab::LoadLocks>,
+}
+
+/// What the pool is doing, for the status page (`/api-status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolState {
+    /// Whether Chromium is configured, starting or running.
+    pub mode: domain::status::BrowserMode,
+    /// Tabs measuring pages now.
+    pub tabs_in_use: u32,
+    /// Tabs the pool may open at once.
+    pub tabs_max: u32,
+    /// Prepared blank tabs waiting for a measurement.
+    pub spare_tabs: u32,
 }
 
 impl std::fmt::Debug for BrowserPool {
@@ -209,8 +224,39 @@ impl BrowserPool {
             tabs,
             current: Mutex::new(None),
             launches: AtomicU64::new(0),
+            launching: AtomicBool::new(false),
             locks: Arc::new(lab::LoadLocks::default()),
         }
+    }
+
+    /// What the pool is doing now: off (no browser configured), idle (not started yet, or
+    /// stopped), starting or running, with its tabs. Never waits for a launch in progress.
+    pub async fn state(&self) -> PoolState {
+        use domain::status::BrowserMode;
+        let tabs_max = u32::try_from(self.settings.max_tabs.max(1)).unwrap_or(u32::MAX);
+        let free = u32::try_from(self.tabs.available_permits()).unwrap_or(u32::MAX);
+        let mut state = PoolState {
+            mode: BrowserMode::Idle,
+            tabs_in_use: tabs_max.saturating_sub(free),
+            tabs_max,
+            spare_tabs: 0,
+        };
+        if !self.enabled() {
+            state.mode = BrowserMode::Off;
+        } else if self.launching.load(Ordering::Acquire) {
+            state.mode = BrowserMode::Starting;
+        } else if let Some(i) = self.current.lock().await.as_ref()
+            && i.alive.load(Ordering::Acquire)
+            && i.process_running()
+        {
+            state.mode = BrowserMode::Running;
+            state.spare_tabs = i
+                .spares
+                .lock()
+                .map(|s| u32::try_from(s.len()).unwrap_or(u32::MAX))
+                .unwrap_or(0);
+        }
+        state
     }
 
     /// A pool with `settings` and the analyzer's SSRF policy and resolver.
@@ -266,6 +312,7 @@ impl BrowserPool {
         }
         let dir = launch::new_profile(n)?;
         let timeout = self.settings.launch_timeout;
+        self.launching.store(true, Ordering::Release);
         let started = async {
             let launched = launch::start(&path, &dir, timeout).await?;
             let config = HandlerConfig {
@@ -286,7 +333,9 @@ impl BrowserPool {
             .map_err(|e| BrowserError::Launch(e.to_string()))?;
             Ok::<_, BrowserError>((launched.child, connected))
         };
-        let (child, (browser, mut handler)) = match started.await {
+        let started = started.await;
+        self.launching.store(false, Ordering::Release);
+        let (child, (browser, mut handler)) = match started {
             Ok(x) => x,
             Err(e) => {
                 let _ = std::fs::remove_dir_all(&dir);

@@ -12,6 +12,7 @@
 //! - `GET /usage`: credits, calls and the rate limit.
 //! - `GET /openapi.json`: the OpenAPI 3.1 document of all of this (public, no key), built from
 //!   the `#[utoipa::path]` attributes below and `routes::openapi`.
+//! - `GET /status`: the service's live status (public, no key; `routes::status`).
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -54,11 +55,19 @@ fn documented() -> OpenApiRouter<AppState> {
         .routes(routes!(get_usage))
 }
 
+/// Adds the public routes (no key, not counted) with their operations.
+fn public(router: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    router
+        .routes(routes!(get_openapi))
+        .routes(routes!(crate::routes::status::get_status))
+}
+
 /// The OpenAPI document of `/api/v1`, paths relative to its server `/api/v1`.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    let mut doc = OpenApiRouter::<AppState>::with_openapi(documented().into_openapi())
-        .routes(routes!(get_openapi))
-        .into_openapi();
+    let mut doc = public(OpenApiRouter::<AppState>::with_openapi(
+        documented().into_openapi(),
+    ))
+    .into_openapi();
     crate::routes::openapi::add_shared(&mut doc);
     crate::routes::openapi::add_webhooks(&mut doc);
     doc
@@ -76,11 +85,9 @@ pub fn router(state: AppState) -> Router<AppState> {
     let (gated, _) = documented()
         .route_layer(from_fn_with_state(state, gate))
         .split_for_parts();
-    let (public, _) = OpenApiRouter::new()
-        .routes(routes!(get_openapi))
-        .split_for_parts();
+    let (open, _) = public(OpenApiRouter::new()).split_for_parts();
     gated
-        .merge(public)
+        .merge(open)
         .fallback(any(|| async {
             V1Error::new(
                 StatusCode::NOT_FOUND,

@@ -21,6 +21,7 @@ pub mod progress;
 pub mod reports;
 pub mod results;
 pub mod stats;
+pub mod status;
 pub mod teams;
 pub mod trial;
 pub mod webhooks;

@@ -32,6 +32,7 @@ pub const SECURITY: &str = "apiKey";
     tags(
         (name = "analyses", description = "submit analyses, follow them and read their reports"),
         (name = "account", description = "credits, calls and the rate limit"),
+        (name = "status", description = "whether the service works: public, no key"),
         (name = "meta", description = "this document")
     ),
     components(schemas(ApiErrorBody, CallbackEvent))

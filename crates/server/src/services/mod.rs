@@ -22,5 +22,6 @@ pub mod progress;
 pub mod report_page;
 pub mod reports;
 pub mod stats;
+pub mod status;
 pub mod teams;
 pub mod worker;

@@ -3,6 +3,7 @@
 //! transaction that completes the job (docs/ARCHITECTURE.md §4).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use analyzer::browser::BrowserPool;
@@ -63,12 +64,39 @@ pub struct Worker {
     pub concurrency: usize,
     /// A job silent this long is recovered.
     pub heartbeat_timeout: Duration,
+    /// What to report of the browser when there is no pool: off or missing.
+    pub browser_setting: domain::status::BrowserMode,
+    /// When this worker started.
+    pub started_at: chrono::DateTime<chrono::Utc>,
 }
 
 /// Resolves once `shutdown` is true (at once when it already is).
 async fn stopped(shutdown: &mut watch::Receiver<bool>) {
     // The guard `wait_for` returns is not `Send`: drop it here, before any other await.
     let _ = shutdown.wait_for(|stop| *stop).await;
+}
+
+/// Runs `action` at once, then every `period` (never two at a time), until `shutdown` turns
+/// true.
+fn every<F, Fut>(
+    period: Duration,
+    mut shutdown: watch::Receiver<bool>,
+    action: F,
+) -> tokio::task::JoinHandle<()>
+where
+    F: Fn() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => action().await,
+                _ = stopped(&mut shutdown) => break,
+            }
+        }
+    })
 }
 
 fn event(
@@ -99,6 +127,29 @@ impl Worker {
         )
     }
 
+    /// Writes this worker's report of itself (`store::health::beat`): alive, `busy` analyses
+    /// running, and its browser's state, for `/api-status` on every web node.
+    pub async fn beat(&self, busy: usize) {
+        let pool = match &self.browser {
+            Some(pool) => Some(pool.state().await),
+            None => None,
+        };
+        let report = store::health::WorkerBeat {
+            worker_id: self.id.clone(),
+            started_at: self.started_at,
+            beat_at: store::now(),
+            concurrency: u32::try_from(self.concurrency).unwrap_or(u32::MAX),
+            busy: u32::try_from(busy).unwrap_or(u32::MAX),
+            browser: pool.map_or(self.browser_setting, |p| p.mode),
+            tabs_in_use: pool.map_or(0, |p| p.tabs_in_use),
+            tabs_max: pool.map_or(0, |p| p.tabs_max),
+            spare_tabs: pool.map_or(0, |p| p.spare_tabs),
+        };
+        if let Err(e) = store::health::beat(&self.db, &report).await {
+            tracing::warn!(error = %Chain(&e), "worker heartbeat not stored");
+        }
+    }
+
     /// Runs until `shutdown` turns true; then stops claiming, stops its running analyses and
     /// puts their jobs back in the queue at once, for another worker to take without waiting
     /// for the heartbeat timeout.
@@ -107,21 +158,33 @@ impl Worker {
     /// every [`recovery_every`], so a worker busy with long analyses still recovers them.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let permits = Arc::new(Semaphore::new(self.concurrency.max(1)));
+        // Analyses running now, for the heartbeat (a permit is also held while claiming).
+        let busy = Arc::new(AtomicUsize::new(0));
         let mut running = JoinSet::new();
         tracing::info!(worker = %self.id, concurrency = self.concurrency, "worker started");
         let recovery = {
             let me = self.clone();
-            let mut stop = shutdown.clone();
-            tokio::spawn(async move {
-                let mut tick = tokio::time::interval(recovery_every(me.heartbeat_timeout));
-                tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-                loop {
-                    tokio::select! {
-                        _ = tick.tick() => me.recover().await,
-                        _ = stopped(&mut stop) => break,
-                    }
-                }
-            })
+            every(
+                recovery_every(me.heartbeat_timeout),
+                shutdown.clone(),
+                move || {
+                    let me = me.clone();
+                    async move { me.recover().await }
+                },
+            )
+        };
+        // The worker's own heartbeat (apart from its jobs'): web nodes count it as alive.
+        let heartbeat = {
+            let me = self.clone();
+            let busy = busy.clone();
+            every(
+                heartbeat_every(me.heartbeat_timeout),
+                shutdown.clone(),
+                move || {
+                    let (me, busy) = (me.clone(), busy.clone());
+                    async move { me.beat(busy.load(Ordering::Acquire)).await }
+                },
+            )
         };
         loop {
             if *shutdown.borrow() {
@@ -137,8 +200,11 @@ impl Worker {
                 Ok(Some(job)) => {
                     let me = self.clone();
                     let stop = shutdown.clone();
+                    let busy = busy.clone();
+                    busy.fetch_add(1, Ordering::AcqRel);
                     running.spawn(async move {
                         me.process(job, stop).await;
+                        busy.fetch_sub(1, Ordering::AcqRel);
                         drop(permit);
                     });
                 }
@@ -169,6 +235,11 @@ impl Worker {
             running.abort_all();
         }
         recovery.abort();
+        heartbeat.abort();
+        // Stopped: no longer counted as alive anywhere.
+        if let Err(e) = store::health::forget_worker(&self.db, &self.id).await {
+            tracing::warn!(error = %Chain(&e), "worker heartbeat not removed");
+        }
     }
 
     async fn recover(&self) {

@@ -1,4 +1,5 @@
-import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 import { useLocation, useNavigate } from "react-router";
 import { PageMeta } from "../../components/seo/page-meta";
 import { Spinner } from "../../components/ui/spinner";
@@ -8,11 +9,18 @@ import { parseServerPage, takeServerBody, type FetchedPage } from "../../lib/ser
 type State = { key: string; page: FetchedPage | null | "error" } | null;
 
 /**
+ * Content the app adds inside the server's body: `node` goes right after the block (a section of
+ * the article) that holds the element with id `anchor`, so it reads where the text introduces it.
+ * Without that element, it goes after the body.
+ */
+export type ServerPageSlot = { anchor: string; node: ReactNode };
+
+/**
  * A page whose body the server renders from `content/`: on the first load the body already in
  * the HTML (with its head, written by the server); after an in-app navigation the same page
  * fetched from the server. Links inside the body navigate within the app.
  */
-export function ServerPage({ children }: { children?: ReactNode }) {
+export function ServerPage({ children, slot }: { children?: ReactNode; slot?: ServerPageSlot }) {
   const location = useLocation();
   const navigate = useNavigate();
   const key = location.pathname + location.search;
@@ -41,6 +49,26 @@ export function ServerPage({ children }: { children?: ReactNode }) {
   };
 
   const fresh = state?.key === key ? state.page : undefined;
+  const html = typeof fresh === "object" && fresh !== null ? fresh.html : fresh === undefined && first.key === key ? first.html : null;
+
+  // The slot's place in the body: a node of our own after the anchor's block, made once the body
+  // is in the document (and again whenever the body changes).
+  const body = useRef<HTMLDivElement>(null);
+  const [host, setHost] = useState<{ html: string; node: HTMLElement | null } | null>(null);
+  const anchor = slot?.anchor;
+  useLayoutEffect(() => {
+    if (anchor === undefined || html === null) return;
+    const block = body.current?.querySelector(`#${CSS.escape(anchor)}`)?.parentElement;
+    if (!block) {
+      setHost({ html, node: null });
+      return;
+    }
+    const node = document.createElement("div");
+    block.after(node);
+    setHost({ html, node });
+    return () => node.remove();
+  }, [anchor, html]);
+  const placed = host?.html === html ? host : null;
   if (fresh === null) return <NotFoundPage />;
   if (fresh === "error") {
     return (
@@ -49,7 +77,6 @@ export function ServerPage({ children }: { children?: ReactNode }) {
       </p>
     );
   }
-  const html = fresh?.html ?? (first.key === key ? first.html : null);
   if (html === null) {
     return (
       <div className="flex min-h-[60vh] items-center justify-center" aria-busy="true">
@@ -68,7 +95,9 @@ export function ServerPage({ children }: { children?: ReactNode }) {
         />
       )}
       {/* The body is our own server's rendering of our own content files. */}
-      <div data-server-body="" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+      <div ref={body} data-server-body="" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+      {slot && placed?.node && createPortal(slot.node, placed.node)}
+      {slot && placed && !placed.node && slot.node}
       {children}
     </>
   );

@@ -18,6 +18,7 @@ mod progress;
 mod reports;
 mod results;
 mod stats;
+mod status;
 mod trial;
 
 use crate::support::{TestDb, WEB_ONLY, assert_error_shape, config, each_engine, spawn_app};

@@ -8,6 +8,9 @@ use server::routes::api_v1;
 
 use crate::support::{Engine, TestDb, WEB_ONLY, config, run_on, spawn_app};
 
+/// The operations any client may call without a key.
+const PUBLIC: [&str; 2] = ["/openapi.json", "/status"];
+
 fn snapshot_path() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/openapi.json")
 }
@@ -72,6 +75,7 @@ fn the_document_is_openapi_3_1_with_the_contract_types() {
             "GET /analyses/{id}/report",
             "GET /analyses/{id}/report.pdf",
             "GET /openapi.json",
+            "GET /status",
             "GET /usage",
             "POST /analyses",
         ]
@@ -83,6 +87,7 @@ fn the_document_is_openapi_3_1_with_the_contract_types() {
         "ApiErrorBody",
         "ApiUsage",
         "CreateAnalysisRequest",
+        "ApiStatus",
     ] {
         assert!(schemas.contains_key(name), "{name} is not in the document");
     }
@@ -96,10 +101,11 @@ fn the_document_is_openapi_3_1_with_the_contract_types() {
         doc["components"]["securitySchemes"]["apiKey"]["scheme"],
         "bearer"
     );
-    // Every operation but the document itself needs the key and says what the gate answers.
+    // Every operation but the public ones (the document itself and the service's status)
+    // needs the key and says what the gate answers.
     for (path, item) in doc["paths"].as_object().expect("paths") {
         for (method, op) in item.as_object().expect("item") {
-            if path == "/openapi.json" {
+            if PUBLIC.contains(&path.as_str()) {
                 assert!(op.get("security").is_none());
                 continue;
             }
@@ -183,8 +189,12 @@ async fn the_served_document_is_public_and_the_router_matches_it() {
                 let bytes = res.bytes().await.expect("body");
                 let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
                 if documented.iter().any(|m| *m == method) {
-                    // Reached the route: the gate refuses the missing key (the document is public).
-                    let expected = if path == "/openapi.json" { 200 } else { 401 };
+                    // Reached the route: the gate refuses the missing key (the public ones answer).
+                    let expected = if PUBLIC.contains(&path.as_str()) {
+                        200
+                    } else {
+                        401
+                    };
                     assert_eq!(status, expected, "{method} {path}: {body}");
                 } else {
                     assert_eq!(
