@@ -27,6 +27,7 @@ mod m20261128_000016_upgrade_analysis;
 mod m20261128_000017_plan_charge;
 mod m20261128_000018_refunds_by_payment;
 mod m20261128_000019_api_keys;
+mod m20261128_000022_api_retention;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -55,6 +56,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000017_plan_charge::Migration),
             Box::new(m20261128_000018_refunds_by_payment::Migration),
             Box::new(m20261128_000019_api_keys::Migration),
+            Box::new(m20261128_000022_api_retention::Migration),
         ]
     }
 }
