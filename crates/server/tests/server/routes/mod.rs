@@ -3,7 +3,7 @@
 
 mod accounts;
 mod analyses;
-mod api_keys;
+pub(crate) mod api_keys;
 mod api_v1;
 mod billing;
 mod contact;
