@@ -12,6 +12,8 @@ use server::Roles;
 use server::services::api_keys::create_key;
 use test_support::TestDb;
 
+// `percentile` is for the benches that time single calls; this one prints the load figures.
+#[allow(dead_code)]
 mod common;
 #[path = "common/hammer.rs"]
 mod hammer;
