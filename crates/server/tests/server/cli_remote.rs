@@ -18,7 +18,9 @@ use store::credits::{credit_history, grant_credits};
 
 use crate::cli::sitelens;
 use crate::routes::api_keys::{new_key, signed_up};
-use crate::support::{BOTH, TestDb, WEB_ONLY, config, each_engine, fixture_site, spawn_app};
+use crate::support::{
+    BOTH, TestApp, TestDb, WEB_ONLY, config, each_engine, fixture_site, spawn_app,
+};
 
 /// Runs the binary off the async runtime: `args`, with `env`, in `dir`.
 async fn run(args: Vec<String>, env: Vec<(&'static str, String)>, dir: &Path) -> Output {
@@ -61,6 +63,17 @@ async fn give(db: &store::DatabaseConnection, user: i64, credits: u32) {
         .expect("grant");
 }
 
+/// An account signed up on `app` with a key named CI and `credits` paid credits: the key and
+/// the account's id.
+async fn customer(app: &TestApp, email: &str, username: &str, credits: u32) -> (String, i64) {
+    let (mut browser, id) = signed_up(&app.web, email, username).await;
+    let (key, _) = new_key(&mut browser, "CI").await;
+    if credits > 0 {
+        give(&app.running.db, id, credits).await;
+    }
+    (key, id)
+}
+
 async fn spends(db: &store::DatabaseConnection, user: i64) -> usize {
     credit_history(db, user, 100)
         .await
@@ -77,9 +90,7 @@ async fn a_remote_analysis_prints_what_a_local_one_does_and_gates_on_budgets() {
         let site = fixture_site().await;
         let app = spawn_app(config(&db), BOTH).await;
         let store_db = app.running.db.clone();
-        let (mut owner, owner_id) = signed_up(&app.web, "ci@example.com", "pipeline").await;
-        let (secret, _) = new_key(&mut owner, "CI").await;
-        give(&store_db, owner_id, 3).await;
+        let (secret, owner_id) = customer(&app, "ci@example.com", "pipeline", 3).await;
         let url = format!("http://{site}/");
         let env = vec![("SITELENS_API_KEY", secret.clone())];
         let pdf = db.dir().join("report.pdf");
@@ -175,20 +186,14 @@ async fn remote_failures_are_one_line_with_their_own_status() {
         let engine = db.engine;
         let site = fixture_site().await;
         let app = spawn_app(config(&db), BOTH).await;
-        let store_db = app.running.db.clone();
-        let (mut rich, rich_id) = signed_up(&app.web, "rich@example.com", "rich").await;
-        let (rich_key, _) = new_key(&mut rich, "CI").await;
-        give(&store_db, rich_id, 2).await;
-        let (mut poor, _) = signed_up(&app.web, "poor@example.com", "poor").await;
-        let (poor_key, _) = new_key(&mut poor, "CI").await;
+        let (rich_key, _) = customer(&app, "rich@example.com", "rich", 2).await;
+        let (poor_key, _) = customer(&app, "poor@example.com", "poor", 0).await;
         let idle = {
             let db2 = TestDb::create(engine).await.expect("second database");
             let idle = spawn_app(config(&db2), WEB_ONLY).await;
             (idle, db2)
         };
-        let (mut waiting, waiting_id) = signed_up(&idle.0.web, "wait@example.com", "wait").await;
-        let (waiting_key, _) = new_key(&mut waiting, "CI").await;
-        give(&idle.0.running.db, waiting_id, 1).await;
+        let (waiting_key, _) = customer(&idle.0, "wait@example.com", "wait", 1).await;
 
         let url = format!("http://{site}/");
         let unknown = format!("slk_{}", "0".repeat(64));
@@ -361,9 +366,7 @@ async fn a_submission_whose_answer_was_lost_is_retried_and_charged_once() {
         let site = fixture_site().await;
         let app = spawn_app(config(&db), BOTH).await;
         let store_db = app.running.db.clone();
-        let (mut owner, owner_id) = signed_up(&app.web, "retry@example.com", "retry").await;
-        let (secret, _) = new_key(&mut owner, "CI").await;
-        give(&store_db, owner_id, 1).await;
+        let (secret, owner_id) = customer(&app, "retry@example.com", "retry", 1).await;
         let proxy = Proxy {
             upstream: app.base.clone(),
             http: crate::support::client(),
@@ -508,8 +511,7 @@ async fn an_operator_sets_an_accounts_api_rate_limit() {
     each_engine(|db: TestDb| async move {
         let engine = db.engine;
         let app = spawn_app(config(&db), WEB_ONLY).await;
-        let (mut owner, _) = signed_up(&app.web, "limits@example.com", "limits").await;
-        let (secret, _) = new_key(&mut owner, "CI").await;
+        let (secret, _) = customer(&app, "limits@example.com", "limits", 0).await;
         let env = || vec![("SITELENS_DATABASE_URL", db.url.clone())];
         let set = |email: &str, limit: &str| strings(&["set-api-rate-limit", email, limit]);
 

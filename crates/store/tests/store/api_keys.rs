@@ -19,6 +19,31 @@ fn day_ago() -> chrono::DateTime<chrono::Utc> {
     store::now() - chrono::Duration::hours(24)
 }
 
+/// A user holding 5 credits, a paid analysis of `host` for them to submit, and their payer.
+async fn funded(
+    db: &sea_orm::DatabaseConnection,
+    host: &str,
+    report_type: ReportType,
+) -> (store::entity::users::Model, NewAnalysis, Payer) {
+    let user = new_user(db, &format!("user@{host}")).await;
+    grant_credits(db, user.id, Credits::whole(5), "admin", None)
+        .await
+        .expect("grant");
+    let analysis = NewAnalysis {
+        url: format!("https://{host}/"),
+        canonical_url: format!("https://{host}/"),
+        report_type,
+        requested_pages: report_type.pages(),
+        requester_user_id: Some(user.id),
+        requester_ip: None,
+    };
+    let payer = Payer {
+        user_id: user.id,
+        paid_by: user.id,
+    };
+    (user, analysis, payer)
+}
+
 fn key(user_id: i64, n: u32) -> NewApiKey {
     NewApiKey {
         user_id,
@@ -124,22 +149,7 @@ both!(concurrent_requests_never_pass_a_keys_limit, |db, engine| {
 both!(
     an_idempotency_key_queues_and_charges_once_under_concurrency,
     |db, engine| {
-        let user = new_user(&db, "idem@example.com").await;
-        grant_credits(&db, user.id, Credits::whole(5), "admin", None)
-            .await
-            .expect("grant");
-        let analysis = NewAnalysis {
-            url: "https://idem.example/".into(),
-            canonical_url: "https://idem.example/".into(),
-            report_type: ReportType::Standard,
-            requested_pages: 10,
-            requester_user_id: Some(user.id),
-            requester_ip: None,
-        };
-        let payer = Payer {
-            user_id: user.id,
-            paid_by: user.id,
-        };
+        let (user, analysis, payer) = funded(&db, "idem.example", ReportType::Standard).await;
         let mut handles = Vec::new();
         for _ in 0..10 {
             let db = db.clone();
@@ -230,22 +240,7 @@ both!(
 both!(
     an_expired_idempotency_key_queues_a_new_analysis,
     |db, engine| {
-        let user = new_user(&db, "expiry@example.com").await;
-        grant_credits(&db, user.id, Credits::whole(5), "admin", None)
-            .await
-            .expect("grant");
-        let analysis = NewAnalysis {
-            url: "https://expiry.example/".into(),
-            canonical_url: "https://expiry.example/".into(),
-            report_type: ReportType::Basic,
-            requested_pages: 1,
-            requester_user_id: Some(user.id),
-            requester_ip: None,
-        };
-        let payer = Payer {
-            user_id: user.id,
-            paid_by: user.id,
-        };
+        let (user, analysis, payer) = funded(&db, "expiry.example", ReportType::Basic).await;
         let submit = |valid_since| {
             let db = db.clone();
             let analysis = analysis.clone();
