@@ -193,6 +193,7 @@ bench corpus="": wasm
     cargo bench -p analyzer --bench analyzer
     cargo bench -p analyzer --bench browser
     cargo bench -p server --bench load
+    cargo bench -p server --bench api
     cargo bench -p server --bench signin
     cargo bench -p server --bench paid
     cargo bench -p server --bench payments

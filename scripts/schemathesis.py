@@ -4,8 +4,9 @@
 The server gets a fresh SQLite database in a temporary folder and no worker (a queued analysis
 stays queued, so nothing reaches out to the addresses schemathesis makes up). A test account is
 signed up through the API, given the enterprise plan with `sitelens set-plan` (its reports are
-covered, so submissions are accepted rather than all refused with 402) and an API key created
-through the dashboard's route. schemathesis then reads /api/v1/openapi.json and checks every
+covered, so submissions are accepted rather than all refused with 402), a rate limit the run
+cannot reach with `sitelens set-api-rate-limit`, and an API key created through the dashboard's
+route. schemathesis then reads /api/v1/openapi.json and checks every
 operation: no 5xx, every answer's status and body as the document says.
 
 Usage: schemathesis.py SITELENS_BINARY SCHEMATHESIS_FOLDER [MAX_EXAMPLES]
@@ -16,7 +17,6 @@ import http.cookiejar
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -25,8 +25,7 @@ import urllib.request
 EMAIL = "schemathesis@example.com"
 PASSWORD = "correct horse battery"
 # schemathesis sends a few hundred requests a minute; the per-key limit (100 a minute) is tested
-# by the server's own tests, so this account's keys get a limit the run cannot reach. There is
-# no command for it, so the script sets the column itself.
+# by the server's own tests, so this account's keys get a limit the run cannot reach.
 RATE_LIMIT = 1_000_000
 
 
@@ -80,9 +79,9 @@ def api_key(base, binary, env):
         },
     )["account"]
     subprocess.run([binary, "set-plan", EMAIL, "enterprise"], env=env, check=True)
-    database = env["SITELENS_DATABASE_URL"].removeprefix("sqlite://").split("?")[0]
-    with sqlite3.connect(database) as db:
-        db.execute("UPDATE users SET api_rate_limit = ? WHERE email = ?", (RATE_LIMIT, EMAIL))
+    subprocess.run(
+        [binary, "set-api-rate-limit", EMAIL, str(RATE_LIMIT)], env=env, check=True
+    )
     created = call(
         opener,
         "POST",

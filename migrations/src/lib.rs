@@ -29,6 +29,7 @@ mod m20261128_000018_refunds_by_payment;
 mod m20261128_000019_api_keys;
 mod m20261128_000020_api_callbacks;
 mod m20261128_000021_health_samples;
+mod m20261128_000022_api_retention;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -59,6 +60,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000019_api_keys::Migration),
             Box::new(m20261128_000020_api_callbacks::Migration),
             Box::new(m20261128_000021_health_samples::Migration),
+            Box::new(m20261128_000022_api_retention::Migration),
         ]
     }
 }

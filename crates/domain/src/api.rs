@@ -121,6 +121,33 @@ pub fn validate_idempotency_key(key: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// How long an `Idempotency-Key` names its analysis, in seconds: 24 hours, as Stripe keeps
+/// its keys. A submission that repeats a key older than this is a new submission (a new
+/// analysis, charged again); a client retrying a request retries within seconds or minutes.
+pub const IDEMPOTENCY_KEY_TTL_SECONDS: i64 = 24 * 60 * 60;
+
+/// How long the record of each API call (`api_usage`) is kept, in days. Older rows are
+/// removed; the account's total (`users.apiCalls`) keeps counting them.
+pub const API_USAGE_RETENTION_DAYS: i64 = 90;
+
+/// The highest rate limit an operator may give an account, in requests per minute.
+pub const MAX_RATE_LIMIT_PER_MINUTE: u32 = 1_000_000;
+
+/// Reads a rate limit an operator typed: a whole number of requests per minute from 1 to
+/// [`MAX_RATE_LIMIT_PER_MINUTE`]; `Err` is the message to show.
+pub fn parse_rate_limit(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MAX_RATE_LIMIT_PER_MINUTE).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "the rate limit must be a whole number of requests per minute from 1 to {MAX_RATE_LIMIT_PER_MINUTE}, not '{}'",
+                text.trim()
+            )
+        })
+}
+
 /// The fixed window a request at `now_unix_ms` is counted in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateWindow {
@@ -404,6 +431,20 @@ mod tests {
         assert!(validate_idempotency_key("ключ").is_err());
         assert!(validate_idempotency_key(&"k".repeat(IDEMPOTENCY_KEY_MAX)).is_ok());
         assert!(validate_idempotency_key(&"k".repeat(IDEMPOTENCY_KEY_MAX + 1)).is_err());
+    }
+
+    #[test]
+    fn rate_limits_are_positive_and_bounded() {
+        assert_eq!(parse_rate_limit(" 250 "), Ok(250));
+        assert_eq!(parse_rate_limit("1"), Ok(1));
+        assert_eq!(
+            parse_rate_limit(&MAX_RATE_LIMIT_PER_MINUTE.to_string()),
+            Ok(MAX_RATE_LIMIT_PER_MINUTE)
+        );
+        for bad in ["0", "-5", "1.5", "lots", "", "1000001"] {
+            let message = parse_rate_limit(bad).err().unwrap_or_default();
+            assert!(message.contains("from 1 to 1000000"), "{bad}: {message}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod advice;
 pub mod api;
 pub mod bindings;
+pub mod budget;
 pub mod callbacks;
 pub mod checkout;
 pub mod commerce;

@@ -4,7 +4,6 @@
 //! p50/p99 latency. Every loop is bounded in time and stays on 127.0.0.1.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -13,8 +12,9 @@ use axum::routing::get;
 use server::config::Chromium;
 use server::{Config, Roles};
 use test_support::{Engine, TestDb};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+
+#[path = "common/hammer.rs"]
+mod hammer;
 
 const CONNECTIONS: usize = 32;
 const DURATION: Duration = Duration::from_secs(5);
@@ -34,81 +34,10 @@ async fn fixture() -> std::net::SocketAddr {
     addr
 }
 
-/// One keep-alive connection sending `GET path` until `deadline`; returns latencies.
-async fn hammer(addr: std::net::SocketAddr, path: Arc<String>, deadline: Instant) -> Vec<Duration> {
-    let Ok(mut stream) = TcpStream::connect(addr).await else {
-        return Vec::new();
-    };
-    let _ = stream.set_nodelay(true);
-    let request = format!("GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n");
-    let mut buf = vec![0u8; 1 << 20];
-    let mut latencies = Vec::new();
-    while Instant::now() < deadline {
-        let start = Instant::now();
-        if stream.write_all(request.as_bytes()).await.is_err() {
-            break;
-        }
-        let mut have = 0;
-        let (header_end, body_len) = loop {
-            let Ok(n) = stream.read(&mut buf[have..]).await else {
-                return latencies;
-            };
-            if n == 0 {
-                return latencies;
-            }
-            have += n;
-            let text = String::from_utf8_lossy(&buf[..have]);
-            if let Some(end) = text.find("\r\n\r\n") {
-                let len = text[..end]
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length:")
-                            .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                    })
-                    .unwrap_or(0);
-                break (end + 4, len);
-            }
-        };
-        while have < header_end + body_len {
-            let Ok(n) = stream.read(&mut buf[have..]).await else {
-                return latencies;
-            };
-            if n == 0 {
-                return latencies;
-            }
-            have += n;
-        }
-        latencies.push(start.elapsed());
-    }
-    latencies
-}
-
+/// `GET path` from [`CONNECTIONS`] connections for [`DURATION`].
 async fn load(label: &str, addr: std::net::SocketAddr, path: &str) {
-    let deadline = Instant::now() + DURATION;
-    let path = Arc::new(path.to_owned());
-    let started = Instant::now();
-    let tasks: Vec<_> = (0..CONNECTIONS)
-        .map(|_| tokio::spawn(hammer(addr, path.clone(), deadline)))
-        .collect();
-    let mut all = Vec::new();
-    for t in tasks {
-        all.extend(t.await.unwrap_or_default());
-    }
-    let secs = started.elapsed().as_secs_f64();
-    all.sort();
-    let pct = |p: f64| {
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or_default()
-    };
-    println!(
-        "{label:<40} {:>8.0} req/s  p50 {:>6.2} ms  p99 {:>6.2} ms  ({} requests, {CONNECTIONS} connections)",
-        all.len() as f64 / secs,
-        pct(0.50).as_secs_f64() * 1000.0,
-        pct(0.99).as_secs_f64() * 1000.0,
-        all.len()
-    );
+    let request = format!("GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n");
+    hammer::load(label, addr, request, CONNECTIONS, DURATION).await;
 }
 
 async fn bench_engine(engine: &str, url: String, dir: PathBuf) {

@@ -176,6 +176,12 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         )?;
         tasks.push(tokio::spawn(deliverer.run(hub.clone(), stop_rx.clone())));
     }
+    // Every process sweeps; the sweep is idempotent (services::maintenance).
+    tasks.push(tokio::spawn(services::maintenance::run(
+        db.clone(),
+        services::maintenance::SWEEP_EVERY,
+        stop_rx.clone(),
+    )));
     if let Some(listener) = listener {
         let mailer = services::mail::Mailer::new(
             &config.mail_from,

@@ -244,6 +244,35 @@ pub async fn record_api_call(
     Ok(())
 }
 
+/// Removes the records of API calls made before `before` (the retention period,
+/// `domain::api::API_USAGE_RETENTION_DAYS`); each account's total, `users.api_calls`, keeps
+/// counting them. Returns how many were removed.
+pub async fn delete_api_calls_before(
+    db: &DatabaseConnection,
+    before: DateTime<Utc>,
+) -> StoreResult<u64> {
+    Ok(api_usage::Entity::delete_many()
+        .filter(api_usage::Column::Timestamp.lt(before))
+        .exec(db)
+        .await?
+        .rows_affected)
+}
+
+/// Removes every key's rate windows that started before `window_start` (seconds since the
+/// epoch): [`count_request`] clears a key's old windows only when the key is used again, so a
+/// key that stops being used (or is revoked) would otherwise keep its last ones. Returns how
+/// many were removed.
+pub async fn delete_rate_windows_before(
+    db: &DatabaseConnection,
+    window_start: i64,
+) -> StoreResult<u64> {
+    Ok(api_rate_windows::Entity::delete_many()
+        .filter(W::WindowStart.lt(window_start))
+        .exec(db)
+        .await?
+        .rows_affected)
+}
+
 /// API calls a user made since `since`.
 pub async fn api_calls_since(
     db: &DatabaseConnection,

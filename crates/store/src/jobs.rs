@@ -382,12 +382,18 @@ pub enum KeyedAnalysis {
 /// it wait for the first to commit; SQLite runs one writer at a time), rolls back its spend and
 /// answers the first one's job. A submission that finds the credits already spent by the first
 /// looks for the key's job before answering that the credits do not cover it.
+///
+/// A key names its job only while the job was queued at or after `keys_valid_since` (the API
+/// keeps keys for a day, `domain::api::IDEMPOTENCY_KEY_TTL_SECONDS`): an older job with the key
+/// loses it here first, so the submission queues (and charges) a new analysis, exactly when the
+/// key expires rather than when the periodic sweep ([`expire_idempotency_keys`]) comes by.
 pub async fn enqueue_paid_analysis_once(
     db: &DatabaseConnection,
     payer: Payer,
     cost: Credits,
     analysis: &NewAnalysis,
     idempotency_key: &str,
+    keys_valid_since: DateTime<Utc>,
 ) -> StoreResult<KeyedAnalysis> {
     enqueue_api_analysis(
         db,
@@ -398,6 +404,7 @@ pub async fn enqueue_paid_analysis_once(
             idempotency_key: Some(idempotency_key),
             callback_url: None,
         },
+        keys_valid_since,
     )
     .await
 }
@@ -414,14 +421,19 @@ pub struct ApiOptions<'a> {
 /// [`enqueue_paid_analysis`] for an API client: with an idempotency key, as
 /// [`enqueue_paid_analysis_once`] (which this is); with a callback address, stored on the job
 /// in the same transaction. Without a key, a job is always queued (or the credits fall short).
+/// Keys of jobs queued before `keys_valid_since` are forgotten first, as there.
 pub async fn enqueue_api_analysis(
     db: &DatabaseConnection,
     payer: Payer,
     cost: Credits,
     analysis: &NewAnalysis,
     options: &ApiOptions<'_>,
+    keys_valid_since: DateTime<Utc>,
 ) -> StoreResult<KeyedAnalysis> {
     let key = options.idempotency_key;
+    if let Some(key) = key {
+        forget_idempotency_keys(db, Some((payer.user_id, key)), keys_valid_since).await?;
+    }
     if let Some(key) = key
         && let Some(job) = job_for_idempotency_key(db, payer.user_id, key).await?
     {
@@ -477,6 +489,36 @@ pub async fn enqueue_api_analysis(
         }
         Err(e) => Err(e),
     }
+}
+
+/// Forgets the `Idempotency-Key` of every job queued before `before` (the periodic sweep, with
+/// `before` a day ago): a later submission with one of those keys is a new analysis. Clearing
+/// the column keeps the unique index on `(requester_user_id, idempotency_key)` to live keys, so
+/// a key expires without its job changing in any other way. Returns how many keys were
+/// forgotten.
+pub async fn expire_idempotency_keys(
+    db: &DatabaseConnection,
+    before: DateTime<Utc>,
+) -> StoreResult<u64> {
+    forget_idempotency_keys(db, None, before).await
+}
+
+/// Clears the key of jobs queued before `before`: every such job's, or only `(requester, key)`'s.
+async fn forget_idempotency_keys(
+    db: &DatabaseConnection,
+    only: Option<(i64, &str)>,
+    before: DateTime<Utc>,
+) -> StoreResult<u64> {
+    let mut update = analysis_jobs::Entity::update_many()
+        .col_expr(C::IdempotencyKey, Expr::value(Option::<String>::None))
+        .filter(C::IdempotencyKey.is_not_null())
+        .filter(C::CreatedAt.lt(before));
+    if let Some((requester, key)) = only {
+        update = update
+            .filter(C::RequesterUserId.eq(requester))
+            .filter(C::IdempotencyKey.eq(key));
+    }
+    Ok(update.exec(db).await?.rows_affected)
 }
 
 /// The job `requester` queued under `idempotency_key`, if any.

@@ -1,4 +1,7 @@
-//! `sitelens analyze <url> [--pages N] [--json <file or ->] [--screenshots DIR] [--no-browser]`.
+//! `sitelens analyze <url>`: analyse a site on this machine, or with `--remote` on a Sitelens
+//! server through its API (`cli::remote`), and print a summary or the full report as JSON, with
+//! the same progress bar and output either way; `--fail-under` turns a score below its budget
+//! into a failing exit status, so a deployment pipeline can stop on it.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -8,29 +11,111 @@ use analyzer::browser::merge::analyze_with_browser;
 use analyzer::browser::{BlobStore, BrowserPool, BrowserSettings, LocalBlobStore};
 use analyzer::{AnalyzeOptions, Analyzer, ProgressUpdate};
 use clap::Args;
-use domain::report::{AnalysisReport, FindingType};
+use domain::budget::{ScoreBudget, budget_misses, parse_budgets};
+use domain::report::{AnalysisReport, FindingType, ReportType};
 use futures::future::BoxFuture;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::remote::{self, ApiKey, Server};
+
+/// The exit statuses of `sitelens analyze`, shown by `--help`.
+pub mod exit {
+    /// A report was made and every score meets its budget.
+    pub const OK: u8 = 0;
+    /// The site could not be analysed (here, or on the server).
+    pub const NOT_ANALYSED: u8 = 1;
+    /// The command line or a setting is wrong, or the report could not be written.
+    pub const USAGE: u8 = 2;
+    /// A score is below its `--fail-under` budget (the report is still printed).
+    pub const UNDER_BUDGET: u8 = 3;
+    /// The server refused the API key.
+    pub const KEY_REFUSED: u8 = 4;
+    /// The account's credits do not cover the report.
+    pub const NO_CREDITS: u8 = 5;
+    /// The server could not be reached, answered unexpectedly, or did not finish in time.
+    pub const SERVER: u8 = 6;
+}
+
+/// What `--help` says after the options.
+const AFTER_HELP: &str = "\
+Exit status:
+  0  a report was made and every score meets its --fail-under budget
+  1  the site could not be analysed (here, or on the server with --remote)
+  2  wrong command line or setting, or the report could not be written
+  3  a score is below its --fail-under budget (the report is still printed)
+  4  --remote: the server refused the API key
+  5  --remote: the account's credits do not cover the report
+  6  --remote: the server could not be reached, answered unexpectedly, or did not finish within --timeout
+
+Examples:
+  sitelens analyze example.com --fail-under 80
+  SITELENS_API_KEY=slk_... sitelens analyze https://example.com --remote https://sitelens.example.com \\
+      --report-type standard --fail-under performance=90,seo=85 --pdf report.pdf";
+
+/// The budgets of `--fail-under`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budgets(pub Vec<ScoreBudget>);
+
+fn budgets(text: &str) -> Result<Budgets, String> {
+    parse_budgets(text).map(Budgets)
+}
+
+fn report_type(text: &str) -> Result<ReportType, String> {
+    ReportType::parse(&text.trim().to_ascii_lowercase())
+        .ok_or_else(|| "expected basic, standard or premium".to_owned())
+}
+
 /// Arguments of `sitelens analyze`.
 #[derive(Debug, Clone, Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct AnalyzeArgs {
     /// The address to analyse; `https://` is added when no scheme is given.
     pub url: String,
     /// Pages to crawl: 1 gives a basic report, up to 10 a standard (professional) one, more a
     /// premium one.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100),
+        conflicts_with_all = ["report_type", "remote"])]
     pub pages: u32,
+    /// The report to make: basic (1 page), standard (10 pages) or premium (20 pages). With
+    /// --remote, the report the server makes and charges for (basic unless given).
+    #[arg(long, value_name = "TYPE", value_parser = report_type)]
+    pub report_type: Option<ReportType>,
     /// Write the full report as JSON to this file, or to standard output with `-`.
     #[arg(long, value_name = "FILE or -")]
     pub json: Option<String>,
     /// Keep the desktop (1280x800) and mobile (375x667) screenshots as PNG files in this
     /// folder; the report then names them with `file://` addresses.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "remote")]
     pub screenshots: Option<std::path::PathBuf>,
     /// Analyse over HTTP only, without Chromium (browser metrics are then estimated).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "remote")]
     pub no_browser: bool,
+    /// Exit with status 3 when a score is below its budget: `80` for the overall score,
+    /// `performance=90,seo=85` per score (overall, seo, design, technical, performance), or both.
+    #[arg(long, value_name = "BUDGETS", value_parser = budgets)]
+    pub fail_under: Option<Budgets>,
+    /// Run the analysis on this Sitelens server through its API (/api/v1) instead of on this
+    /// machine, e.g. https://sitelens.example.com.
+    #[arg(long, value_name = "SERVER", value_parser = remote::parse_server)]
+    pub remote: Option<Server>,
+    /// The API key for --remote (create one on the server's dashboard). Never printed.
+    #[arg(long, value_name = "KEY", env = "SITELENS_API_KEY", hide_env_values = true,
+        value_parser = remote::parse_key)]
+    pub api_key: Option<ApiKey>,
+    /// With --remote: also save the report as PDF in this file.
+    #[arg(long, value_name = "FILE", requires = "remote")]
+    pub pdf: Option<std::path::PathBuf>,
+    /// With --remote: how long to wait for the server's analysis, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 1800,
+        value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout: u64,
+}
+
+impl AnalyzeArgs {
+    /// Pages to crawl on this machine.
+    fn local_pages(&self) -> u32 {
+        self.report_type.map_or(self.pages, ReportType::pages)
+    }
 }
 
 /// Without `--screenshots`, the command line keeps no screenshot files, so storing one is
@@ -54,6 +139,16 @@ impl BlobStore for NoScreenshots {
 
 /// Run `analyze` with the binary's configuration; exit 0 when a report was produced.
 pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
+    let show_progress = std::io::stderr().is_terminal();
+    if let Some(server) = args.remote.clone() {
+        return ExitCode::from(remote::run(
+            &args,
+            server,
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+            show_progress,
+        ));
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -64,7 +159,6 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let show_progress = std::io::stderr().is_terminal();
     // The command's own output is its messages; logs only when asked for with RUST_LOG.
     if std::env::var_os("RUST_LOG").is_some() {
         server::init_tracing(&config.log_filter);
@@ -106,8 +200,7 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
 }
 
 /// The command itself, with its analyzer and outputs passed in so tests can run it.
-/// Returns the exit status: 0 with a report, 1 when the site could not be analysed, 2 when the
-/// report could not be written.
+/// Returns the exit status ([`exit`]).
 pub async fn execute(
     args: &AnalyzeArgs,
     analyzer: &Analyzer,
@@ -116,7 +209,7 @@ pub async fn execute(
     stderr: &mut (dyn Write + Send),
     show_progress: bool,
 ) -> u8 {
-    let mut options = AnalyzeOptions::for_pages(args.pages as usize);
+    let mut options = AnalyzeOptions::for_pages(args.local_pages() as usize);
     let browser = browser.filter(|b| {
         b.settings()
             .chromium
@@ -130,23 +223,8 @@ pub async fn execute(
             "note: no browser available (set SITELENS_CHROMIUM to Chromium's path); analysing over HTTP only, browser metrics are estimated"
         );
     }
-    let bar = if show_progress {
-        let bar = ProgressBar::new(100);
-        if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos:>3}% {msg}") {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.enable_steady_tick(Duration::from_millis(120));
-        Some(bar)
-    } else {
-        None
-    };
-    let progress_bar = bar.clone();
-    let on_progress = move |p: ProgressUpdate| {
-        if let Some(b) = &progress_bar {
-            b.set_position(u64::from(p.progress));
-            b.set_message(format!("{}: {}", p.step, p.message));
-        }
-    };
+    let bar = Progress::new(show_progress);
+    let on_progress = |p: ProgressUpdate| bar.set(p.progress, &p.step, &p.message);
     // With a browser, the HTTP analysis and the Chromium measurement run side by side and
     // are merged; a browser failure leaves the HTTP report with its estimated figures marked.
     let kept = match &args.screenshots {
@@ -154,7 +232,7 @@ pub async fn execute(
             Ok(store) => Some(store),
             Err(e) => {
                 let _ = writeln!(stderr, "error: {e}");
-                return 2;
+                return exit::USAGE;
             }
         },
         None => None,
@@ -184,9 +262,7 @@ pub async fn execute(
         }),
         None => analyzer.analyze(&args.url, &options, &on_progress).await,
     };
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let report = match result {
         Ok(r) => r,
         Err(e) => {
@@ -196,37 +272,97 @@ pub async fn execute(
                 args.url,
                 super::one_line(&e.to_string())
             );
-            return 1;
+            return exit::NOT_ANALYSED;
         }
     };
+    deliver(args, &report, stdout, stderr)
+}
+
+/// The progress bar on standard error (only when it is a terminal), fed by the local analyzer or
+/// by the server's answers alike.
+pub struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    /// A bar when `show`, otherwise nothing.
+    pub fn new(show: bool) -> Self {
+        Progress(show.then(|| {
+            let bar = ProgressBar::new(100);
+            if let Ok(style) = ProgressStyle::with_template("{bar:30.cyan/blue} {pos:>3}% {msg}") {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.enable_steady_tick(Duration::from_millis(120));
+            bar
+        }))
+    }
+
+    /// Shows `progress` percent at `step`, saying `message`.
+    pub fn set(&self, progress: u32, step: &str, message: &str) {
+        if let Some(b) = &self.0 {
+            b.set_position(u64::from(progress.min(100)));
+            b.set_message(format!("{step}: {message}"));
+        }
+    }
+
+    /// Removes the bar, before the output is written.
+    pub fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// Writes the report as `args` ask (the summary, or JSON to a file or standard output), then
+/// checks it against `--fail-under`; returns the exit status ([`exit`]).
+pub fn deliver(
+    args: &AnalyzeArgs,
+    report: &AnalysisReport,
+    stdout: &mut (dyn Write + Send),
+    stderr: &mut (dyn Write + Send),
+) -> u8 {
     match args.json.as_deref() {
         Some(target) => {
-            let json = match serde_json::to_string_pretty(&report) {
+            let json = match serde_json::to_string_pretty(report) {
                 Ok(j) => j,
                 Err(e) => {
                     let _ = writeln!(stderr, "error: could not serialise the report: {e}");
-                    return 2;
+                    return exit::USAGE;
                 }
             };
             if target == "-" {
                 if writeln!(stdout, "{json}").is_err() {
-                    return 2;
+                    return exit::USAGE;
                 }
             } else {
                 if let Err(e) = std::fs::write(target, json + "\n") {
                     let _ = writeln!(stderr, "error: could not write {target}: {e}");
-                    return 2;
+                    return exit::USAGE;
                 }
                 let _ = writeln!(stderr, "Report written to {target}");
             }
         }
         None => {
-            if stdout.write_all(summary(&report).as_bytes()).is_err() {
-                return 2;
+            if stdout.write_all(summary(report).as_bytes()).is_err() {
+                return exit::USAGE;
             }
         }
     }
-    0
+    let budgets = args.fail_under.as_ref().map_or(&[][..], |b| &b.0[..]);
+    let misses = budget_misses(&report.scores, budgets);
+    if misses.is_empty() {
+        return exit::OK;
+    }
+    let list: Vec<String> = misses.iter().map(ToString::to_string).collect();
+    let _ = writeln!(
+        stderr,
+        "error: {} below budget (--fail-under): {}",
+        if misses.len() == 1 {
+            "a score is"
+        } else {
+            "scores are"
+        },
+        list.join(", ")
+    );
+    exit::UNDER_BUDGET
 }
 
 /// The folder `--screenshots` names, created when missing, as a blob store whose addresses are

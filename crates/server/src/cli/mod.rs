@@ -1,5 +1,6 @@
 //! The `sitelens` command line. Each subcommand lives in its own module beside `analyze`
-//! (`serve`, `worker` and `migrate` join it here).
+//! (`serve`, `worker` and `migrate` join it here; `remote` is `analyze --remote`, `users` the
+//! operator's account commands).
 
 use std::process::ExitCode;
 
@@ -7,6 +8,7 @@ use clap::{Parser, Subcommand};
 use server::Config;
 
 pub mod analyze;
+pub mod remote;
 pub mod serve;
 pub mod users;
 
@@ -32,6 +34,8 @@ pub enum Command {
     Migrate,
     /// Give an account a subscription plan (and so its team seats) without a payment.
     SetPlan(users::SetPlanArgs),
+    /// Set how many API requests a minute each of an account's keys may make (100 unless set).
+    SetApiRateLimit(users::SetApiRateLimitArgs),
     /// Panic on purpose: shows how an internal error is reported (for the tests).
     #[command(hide = true)]
     InternalPanic,
@@ -108,6 +112,7 @@ pub fn run() -> ExitCode {
         Command::Worker => serve::worker(config),
         Command::Migrate => serve::migrate(&config),
         Command::SetPlan(args) => users::set_plan(args, &config),
+        Command::SetApiRateLimit(args) => users::set_api_rate_limit(args, &config),
         Command::InternalPanic => panic!("a deliberate panic\nover two lines"),
     }
 }

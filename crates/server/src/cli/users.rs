@@ -1,5 +1,7 @@
-//! `sitelens set-plan`: an operator gives an account a subscription plan, for instances that
-//! take no payments (a self-hosted team, support, a sales agreement settled elsewhere).
+//! The operator's account commands. `sitelens set-plan` gives an account a subscription plan, for
+//! instances that take no payments (a self-hosted team, support, a sales agreement settled
+//! elsewhere); `sitelens set-api-rate-limit` sets how many API requests a minute each of an
+//! account's keys may make (docs/PRODUCT.md §3.4 `apiRateLimit`, 100 unless set).
 
 use std::process::ExitCode;
 
@@ -43,6 +45,47 @@ pub fn set_plan(args: SetPlanArgs, config: &Config) -> ExitCode {
         );
         return ExitCode::from(2);
     };
+    on_account(config, &args.email, |db, user| async move {
+        store::users::set_subscription_plan(&db, user.id, &plan).await?;
+        Ok(format!("{} now has the {plan} plan.", user.email))
+    })
+}
+
+/// Options of `sitelens set-api-rate-limit`.
+#[derive(Debug, Args)]
+pub struct SetApiRateLimitArgs {
+    /// The account's e-mail address.
+    pub email: String,
+    /// Requests per minute each of the account's API keys may make, from 1 to 1000000.
+    #[arg(allow_hyphen_values = true)]
+    pub limit: String,
+}
+
+/// Sets the account's API rate limit; its keys' next requests are counted against it.
+pub fn set_api_rate_limit(args: SetApiRateLimitArgs, config: &Config) -> ExitCode {
+    let limit = match domain::api::parse_rate_limit(&args.limit) {
+        Ok(l) => l,
+        Err(message) => {
+            eprintln!("sitelens: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    on_account(config, &args.email, |db, user| async move {
+        store::users::set_api_rate_limit(&db, user.id, limit).await?;
+        Ok(format!(
+            "{}'s API keys may now make {limit} requests a minute each.",
+            user.email
+        ))
+    })
+}
+
+/// Runs `change` on the account with the address `email` and prints the line it returns; an
+/// unknown address or a database failure is one line on standard error and exit status 1.
+fn on_account<F, Fut>(config: &Config, email: &str, change: F) -> ExitCode
+where
+    F: FnOnce(store::DatabaseConnection, store::entity::users::Model) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<String>>,
+{
     let result = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -50,20 +93,19 @@ pub fn set_plan(args: SetPlanArgs, config: &Config) -> ExitCode {
         .and_then(|rt| {
             rt.block_on(async {
                 let db = store::connect(&config.database_url).await?;
-                let Some(user) = store::users::find_user_by_email(&db, &args.email).await? else {
-                    return Ok(false);
-                };
-                store::users::set_subscription_plan(&db, user.id, &plan).await?;
-                anyhow::Ok(true)
+                match store::users::find_user_by_email(&db, email).await? {
+                    Some(user) => change(db, user).await.map(Some),
+                    None => anyhow::Ok(None),
+                }
             })
         });
     match result {
-        Ok(true) => {
-            println!("{} now has the {plan} plan.", args.email.trim());
+        Ok(Some(done)) => {
+            println!("{done}");
             ExitCode::SUCCESS
         }
-        Ok(false) => {
-            eprintln!("sitelens: no account has the address {}", args.email.trim());
+        Ok(None) => {
+            eprintln!("sitelens: no account has the address {}", email.trim());
             ExitCode::FAILURE
         }
         Err(e) => {

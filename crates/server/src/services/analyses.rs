@@ -4,6 +4,8 @@
 
 use std::net::IpAddr;
 
+use chrono::{DateTime, Utc};
+
 use domain::commerce::{
     FREE_ANALYSES_PER_DAY, PAID_REPORT_NEEDS_SIGN_IN, free_allowance_key,
     insufficient_credits_message, report_cost,
@@ -175,12 +177,19 @@ pub struct ApiSubmission {
     pub replayed: bool,
 }
 
+/// The oldest submission whose `Idempotency-Key` still names its analysis at `now`: a day
+/// before (`domain::api::IDEMPOTENCY_KEY_TTL_SECONDS`).
+pub fn idempotency_keys_valid_since(now: DateTime<Utc>) -> DateTime<Utc> {
+    now - chrono::Duration::seconds(domain::api::IDEMPOTENCY_KEY_TTL_SECONDS)
+}
+
 /// [`submit_paid_analysis`] for an API client, which spends credits exactly as the web does.
 /// With an idempotency key (validated by the caller) the report is queued and paid at most
 /// once per user and key, however often and however concurrently it is submitted
 /// ([`store::jobs::enqueue_api_analysis`]); a key reused for another address, report type or
 /// callback address is refused. A callback address (checked by
-/// `services::callbacks::check_callback_url`) is stored on the job.
+/// `services::callbacks::check_callback_url`) is stored on the job. A key names its analysis
+/// for a day ([`idempotency_keys_valid_since`]); after that the same key queues a new one.
 pub async fn submit_api_analysis(
     db: &DatabaseConnection,
     hub: &Hub,
@@ -197,6 +206,7 @@ pub async fn submit_api_analysis(
         report_cost(report_type),
         &paid_analysis(ip, user, report_type, &site),
         options,
+        idempotency_keys_valid_since(store::now()),
     )
     .await?;
     match outcome {

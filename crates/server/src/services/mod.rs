@@ -15,6 +15,7 @@ pub mod demo;
 pub mod graph;
 pub mod hub;
 pub mod mail;
+pub mod maintenance;
 pub mod oidc;
 pub mod pages;
 pub mod pdf;

@@ -4,13 +4,15 @@
 
 use std::process::{Command, Output};
 
-fn sitelens(args: &[&str], env: &[(&str, &str)], dir: &std::path::Path) -> Output {
+/// Runs the binary with `args` in `dir`, with only `env` of the settings.
+pub fn sitelens(args: &[&str], env: &[(&str, &str)], dir: &std::path::Path) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sitelens"));
     command.args(args).current_dir(dir);
     // Only what the test sets: no setting of the caller's environment leaks in.
     for (name, _) in server::config::VARIABLES {
         command.env_remove(name);
     }
+    command.env_remove("SITELENS_API_KEY");
     command.envs(env.iter().copied());
     command.output().expect("the binary runs")
 }

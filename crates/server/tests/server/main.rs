@@ -3,6 +3,7 @@
 //! `routes/` holds one module per resource; `services/` what no single route shows.
 
 mod cli;
+mod cli_remote;
 mod cluster;
 mod routes;
 mod services;

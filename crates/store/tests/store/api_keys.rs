@@ -8,9 +8,41 @@ use store::api_keys::{
     revoke_api_key,
 };
 use store::credits::{Payer, credit_history, grant_credits};
-use store::jobs::{KeyedAnalysis, NewAnalysis, enqueue_paid_analysis_once};
+use store::jobs::{
+    KeyedAnalysis, NewAnalysis, enqueue_paid_analysis_once, expire_idempotency_keys,
+};
 
 use crate::support::{both, new_user};
+
+/// When keys queued now are still valid: a day ago, as the API keeps them.
+fn day_ago() -> chrono::DateTime<chrono::Utc> {
+    store::now() - chrono::Duration::hours(24)
+}
+
+/// A user holding 5 credits, a paid analysis of `host` for them to submit, and their payer.
+async fn funded(
+    db: &sea_orm::DatabaseConnection,
+    host: &str,
+    report_type: ReportType,
+) -> (store::entity::users::Model, NewAnalysis, Payer) {
+    let user = new_user(db, &format!("user@{host}")).await;
+    grant_credits(db, user.id, Credits::whole(5), "admin", None)
+        .await
+        .expect("grant");
+    let analysis = NewAnalysis {
+        url: format!("https://{host}/"),
+        canonical_url: format!("https://{host}/"),
+        report_type,
+        requested_pages: report_type.pages(),
+        requester_user_id: Some(user.id),
+        requester_ip: None,
+    };
+    let payer = Payer {
+        user_id: user.id,
+        paid_by: user.id,
+    };
+    (user, analysis, payer)
+}
 
 fn key(user_id: i64, n: u32) -> NewApiKey {
     NewApiKey {
@@ -117,30 +149,22 @@ both!(concurrent_requests_never_pass_a_keys_limit, |db, engine| {
 both!(
     an_idempotency_key_queues_and_charges_once_under_concurrency,
     |db, engine| {
-        let user = new_user(&db, "idem@example.com").await;
-        grant_credits(&db, user.id, Credits::whole(5), "admin", None)
-            .await
-            .expect("grant");
-        let analysis = NewAnalysis {
-            url: "https://idem.example/".into(),
-            canonical_url: "https://idem.example/".into(),
-            report_type: ReportType::Standard,
-            requested_pages: 10,
-            requester_user_id: Some(user.id),
-            requester_ip: None,
-        };
-        let payer = Payer {
-            user_id: user.id,
-            paid_by: user.id,
-        };
+        let (user, analysis, payer) = funded(&db, "idem.example", ReportType::Standard).await;
         let mut handles = Vec::new();
         for _ in 0..10 {
             let db = db.clone();
             let analysis = analysis.clone();
             handles.push(tokio::spawn(async move {
-                enqueue_paid_analysis_once(&db, payer, Credits::whole(1), &analysis, "retry-1")
-                    .await
-                    .expect("enqueue")
+                enqueue_paid_analysis_once(
+                    &db,
+                    payer,
+                    Credits::whole(1),
+                    &analysis,
+                    "retry-1",
+                    day_ago(),
+                )
+                .await
+                .expect("enqueue")
             }));
         }
         let (mut queued, mut existing, mut ids) = (0, 0, Vec::new());
@@ -180,9 +204,16 @@ both!(
         );
         // Another key is another analysis; the same key of another user is theirs alone.
         assert!(matches!(
-            enqueue_paid_analysis_once(&db, payer, Credits::whole(1), &analysis, "retry-2")
-                .await
-                .expect("enqueue"),
+            enqueue_paid_analysis_once(
+                &db,
+                payer,
+                Credits::whole(1),
+                &analysis,
+                "retry-2",
+                day_ago()
+            )
+            .await
+            .expect("enqueue"),
             KeyedAnalysis::Queued(_)
         ));
         let poor = new_user(&db, "poor@example.com").await;
@@ -191,10 +222,146 @@ both!(
             paid_by: poor.id,
         };
         assert!(matches!(
-            enqueue_paid_analysis_once(&db, poor_payer, Credits::whole(1), &analysis, "retry-1")
-                .await
-                .expect("enqueue"),
+            enqueue_paid_analysis_once(
+                &db,
+                poor_payer,
+                Credits::whole(1),
+                &analysis,
+                "retry-1",
+                day_ago()
+            )
+            .await
+            .expect("enqueue"),
             KeyedAnalysis::Insufficient { .. }
         ));
+    }
+);
+
+both!(
+    an_expired_idempotency_key_queues_a_new_analysis,
+    |db, engine| {
+        let (user, analysis, payer) = funded(&db, "expiry.example", ReportType::Basic).await;
+        let submit = |valid_since| {
+            let db = db.clone();
+            let analysis = analysis.clone();
+            async move {
+                enqueue_paid_analysis_once(
+                    &db,
+                    payer,
+                    Credits::whole(1),
+                    &analysis,
+                    "k",
+                    valid_since,
+                )
+                .await
+                .expect("enqueue")
+            }
+        };
+        let KeyedAnalysis::Queued(first) = submit(day_ago()).await else {
+            panic!("{engine:?}: queued");
+        };
+        // Within the day the key names the first analysis.
+        assert!(matches!(submit(day_ago()).await, KeyedAnalysis::Existing(j) if j.id == first.id));
+        // A day after it was queued (the clock moved past it), the key is new again: a new
+        // analysis, charged again; the old one keeps everything but the key.
+        let later = first.created_at + chrono::Duration::seconds(1);
+        let KeyedAnalysis::Queued(second) = submit(later).await else {
+            panic!("{engine:?}: a new analysis after expiry");
+        };
+        assert_ne!(second.id, first.id);
+        assert_eq!(
+            store::jobs::get_job(&db, first.id)
+                .await
+                .expect("old job")
+                .status,
+            first.status
+        );
+        let spends = credit_history(&db, user.id, 50)
+            .await
+            .expect("ledger")
+            .into_iter()
+            .filter(|e| e.reason == "spend")
+            .count();
+        assert_eq!(spends, 2, "{engine:?}");
+        // The sweep forgets keys older than its cut-off and no others, once.
+        assert_eq!(
+            expire_idempotency_keys(&db, second.created_at)
+                .await
+                .expect("sweep"),
+            0,
+            "{engine:?}: the old key was already forgotten by the submission"
+        );
+        let after = second.created_at + chrono::Duration::seconds(1);
+        assert_eq!(expire_idempotency_keys(&db, after).await.expect("sweep"), 1);
+        assert_eq!(expire_idempotency_keys(&db, after).await.expect("sweep"), 0);
+        assert!(
+            store::jobs::job_for_idempotency_key(&db, user.id, "k")
+                .await
+                .expect("find")
+                .is_none()
+        );
+    }
+);
+
+both!(
+    old_api_records_are_removed_and_the_total_kept,
+    |db, engine| {
+        use store::api_keys::{ApiCall, delete_api_calls_before, delete_rate_windows_before};
+        let user = new_user(&db, "usage@example.com").await;
+        let CreatedKey::Created(k) = create_api_key(&db, &key(user.id, 1), 5).await.expect("key")
+        else {
+            panic!("created");
+        };
+        let call = ApiCall {
+            endpoint: "/api/v1/usage".into(),
+            method: "GET".into(),
+            response_time_ms: 3,
+            status_code: 200,
+            api_key_id: Some(k.id),
+        };
+        for _ in 0..3 {
+            store::api_keys::record_api_call(&db, user.id, &call)
+                .await
+                .expect("record");
+        }
+        let now = store::now();
+        assert_eq!(
+            delete_api_calls_before(&db, now - chrono::Duration::days(90))
+                .await
+                .expect("prune"),
+            0
+        );
+        assert_eq!(
+            delete_api_calls_before(&db, now + chrono::Duration::seconds(1))
+                .await
+                .expect("prune"),
+            3,
+            "{engine:?}"
+        );
+        assert!(
+            store::api_keys::recent_api_calls(&db, user.id, 10)
+                .await
+                .expect("calls")
+                .is_empty()
+        );
+        assert_eq!(
+            store::users::get_user(&db, user.id)
+                .await
+                .expect("user")
+                .api_calls,
+            3,
+            "the account's total keeps counting removed records"
+        );
+        for start in [6_000, 6_060] {
+            count_request(&db, k.id, start, 60, 5).await.expect("count");
+        }
+        assert_eq!(
+            delete_rate_windows_before(&db, 6_060).await.expect("prune"),
+            1
+        );
+        assert_eq!(
+            delete_rate_windows_before(&db, 6_060).await.expect("prune"),
+            0
+        );
     }
 );

@@ -40,6 +40,7 @@ both!(
                 idempotency_key: None,
                 callback_url: Some("https://hooks.example/sitelens"),
             },
+            store::now() - Duration::days(1),
         )
         .await
         .expect("enqueue");
@@ -67,6 +68,7 @@ both!(
                 ..analysis.clone()
             },
             &ApiOptions::default(),
+            store::now() - Duration::days(1),
         )
         .await
         .expect("enqueue");

@@ -90,6 +90,10 @@ pub fn figure(name: &str) -> Option<String> {
             }
         }
         ["api", "rate_limit"] => Some(domain::api::DEFAULT_RATE_LIMIT_PER_MINUTE.to_string()),
+        ["api", "idempotency_hours"] => {
+            Some((domain::api::IDEMPOTENCY_KEY_TTL_SECONDS / 3600).to_string())
+        }
+        ["api", "usage_days"] => Some(domain::api::API_USAGE_RETENTION_DAYS.to_string()),
         ["report", kind, field] => {
             let t = ReportType::parse(kind)?;
             let info = commerce::report_type_info(t);
@@ -196,6 +200,8 @@ mod tests {
         assert_eq!(figure("report.basic.credits").as_deref(), Some("0.5"));
         assert_eq!(figure("unit.101").as_deref(), Some("$2.50"));
         assert_eq!(figure("api.rate_limit").as_deref(), Some("100"));
+        assert_eq!(figure("api.idempotency_hours").as_deref(), Some("24"));
+        assert_eq!(figure("api.usage_days").as_deref(), Some("90"));
         assert_eq!(figure("weight.nope"), None);
         assert_eq!(figure("nope"), None);
     }
