@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_area;
 pub mod advice;
 pub mod api;
 pub mod bindings;

@@ -50,6 +50,10 @@ pub fn router(state: AppState) -> Router {
         .merge(demo::api_router())
         .merge(billing::router())
         .merge(webhooks::router())
+        .merge(crate::routes::admin_overview::router())
+        .merge(crate::routes::admin_users::router())
+        .merge(crate::routes::admin_jobs::router())
+        .merge(crate::routes::admin_purchases::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,

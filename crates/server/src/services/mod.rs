@@ -3,6 +3,9 @@
 //! one becomes.
 
 pub mod accounts;
+pub mod admin_overview;
+pub mod admin_records;
+pub mod admin_users;
 pub mod analyses;
 pub mod api;
 pub mod api_keys;
