@@ -4,6 +4,7 @@
 mod support;
 
 mod accounts;
+mod admin;
 mod allowance;
 mod api_keys;
 mod callbacks;
