@@ -576,7 +576,8 @@ mod tests {
             adjusted_balance(two, AdjustDirection::Remove, two),
             Ok(Credits::ZERO)
         );
-        let err = adjusted_balance(two, AdjustDirection::Remove, Credits::whole(3)).unwrap_err();
+        let err = adjusted_balance(two, AdjustDirection::Remove, Credits::whole(3))
+            .expect_err("below zero");
         assert!(err.contains("never goes below zero"), "{err}");
         assert!(adjusted_balance(two, AdjustDirection::Add, Credits::ZERO).is_err());
         assert_eq!(
