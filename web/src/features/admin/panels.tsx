@@ -1,6 +1,12 @@
 import type { ComponentType } from "react";
 import type { AdminMe } from "../../lib/domain";
+import { AdminsPanel } from "./admins-panel";
 import { AuditPanel } from "./audit-panel";
+import { JobsPanel } from "./jobs-panel";
+import { OverviewPanel } from "./overview-panel";
+import { PurchasesPanel } from "./purchases-panel";
+import { UsersPanel } from "./users-panel";
+import { WhitelabelPanel } from "./whitelabel-panel";
 
 /** One tab of the admin area: its id in `?tab=`, its label, and what it shows. */
 export interface AdminPanel {
@@ -10,4 +16,12 @@ export interface AdminPanel {
 }
 
 /** The admin area's tabs, in order (the first is the default of `/admin`). */
-export const panels: AdminPanel[] = [{ id: "audit", label: "Audit log", Component: AuditPanel }];
+export const panels: AdminPanel[] = [
+  { id: "overview", label: "Overview", Component: OverviewPanel },
+  { id: "users", label: "Users", Component: UsersPanel },
+  { id: "jobs", label: "Analyses", Component: JobsPanel },
+  { id: "purchases", label: "Purchases", Component: PurchasesPanel },
+  { id: "whitelabel", label: "White-label", Component: WhitelabelPanel },
+  { id: "admins", label: "Administrators", Component: AdminsPanel },
+  { id: "audit", label: "Audit log", Component: AuditPanel },
+];
