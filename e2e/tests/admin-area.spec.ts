@@ -17,6 +17,11 @@ test("an owner finds a customer, adjusts their credits with a reason and sees it
   const customerEmail = `customer-${stamp}@example.com`;
   const customer = await browser.newPage();
   await signUp(customer, customerEmail, `customer${stamp}`, "Carla");
+  // The customer buys a pack through the labelled test payment: a real recorded payment.
+  await customer.goto("/stripe-checkout?package=credit-5");
+  await customer.getByRole("button", { name: "Continue to payment" }).click();
+  await customer.getByRole("button", { name: "Pay $20 (test)" }).click();
+  await expect(customer.getByText("5 credits were added to your account")).toBeVisible();
 
   const ownerEmail = `owner-${stamp}@example.com`;
   await signUp(page, ownerEmail, `owner${stamp}`, "Olga");
@@ -27,7 +32,15 @@ test("an owner finds a customer, adjusts their credits with a reason and sees it
   await expect(page.getByRole("heading", { name: "Business at a glance" })).toBeVisible();
   await expect(page.getByRole("img", { name: /Analyses per day/ })).toBeVisible();
   await expect(page.getByText("How these figures are defined")).toBeVisible();
+  await expect(page.getByText("Credits sold", { exact: true })).toBeVisible();
   await shot(page, info, "admin-overview");
+
+  // The payment, with its account.
+  await page.getByRole("tab", { name: "Purchases" }).click();
+  const payment = page.getByRole("table", { name: "Payments, newest first" }).getByRole("row").filter({ hasText: customerEmail });
+  await expect(payment).toContainText("$20.00");
+  await expect(payment).toContainText("credit-5");
+  await shot(page, info, "admin-purchases-paid");
 
   // Search the customer and open their account.
   await page.getByRole("tab", { name: "Users" }).click();
@@ -47,7 +60,7 @@ test("an owner finds a customer, adjusts their credits with a reason and sees it
   await shot(page, info, "admin-adjust-dialog", false);
   await dialog.getByRole("button", { name: "Adjust credits" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText("2.5 credits")).toBeVisible();
+  await expect(page.getByText("7.5 credits")).toBeVisible();
   const ledgerRow = page.getByRole("table", { name: "Credit movements, newest first" }).getByRole("row").filter({ hasText: "Goodwill after the outage" });
   await expect(ledgerRow).toContainText("+2.5");
   const auditRow = page.getByRole("table", { name: "Audit entries about this account, newest first" }).getByRole("row").filter({ hasText: "credits.adjust" });
@@ -59,7 +72,8 @@ test("an owner finds a customer, adjusts their credits with a reason and sees it
   await page.getByRole("tab", { name: "Audit log" }).click();
   const logRow = page.getByRole("row").filter({ hasText: "credits.adjust" }).first();
   await expect(logRow).toContainText("Goodwill after the outage");
-  await expect(logRow).toContainText("after: 2.5");
+  await expect(logRow).toContainText("before: 5");
+  await expect(logRow).toContainText("after: 7.5");
   await shot(page, info, "admin-audit-after-adjust");
 
   // The customer's own page shows the credits; the admin area is not there for them.

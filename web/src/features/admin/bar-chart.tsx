@@ -8,7 +8,7 @@ export interface Bar {
 
 const WIDTH = 640;
 const HEIGHT = 180;
-const LEFT = 44;
+const LEFT = 64;
 const BOTTOM = 24;
 const TOP = 8;
 
