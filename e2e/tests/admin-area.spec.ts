@@ -1,4 +1,4 @@
-import { test, expect, grantAdmin, shot } from "./fixtures";
+import { test, expect, grantAdmin, seriousViolations, shot } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 async function signUp(page: Page, email: string, username: string, first: string) {
@@ -115,4 +115,28 @@ test("the other admin panels show what is stored", async ({ page, request }, inf
   await page.getByRole("button", { name: `View ${email}` }).click();
   await expect(page.getByText("Your level (support) reads only")).toBeVisible();
   await expect(page.getByRole("button", { name: "Adjust credits" })).toHaveCount(0);
+});
+
+test("every admin panel has no serious or critical axe violations, light and dark", async ({ page }, info) => {
+  const stamp = Date.now();
+  const email = `a11y-${stamp}@example.com`;
+  await signUp(page, email, `a11y${stamp}`, "Ada");
+  grantAdmin(email, "owner");
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const tab of ["overview", "users", "jobs", "purchases", "whitelabel", "admins", "audit"]) {
+      await page.goto(`/admin?tab=${tab}`);
+      await expect(page.getByRole("tabpanel")).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      expect(await seriousViolations(page), `${tab} (${theme})`).toEqual([]);
+    }
+    await page.goto("/admin?tab=users");
+    await page.getByRole("button", { name: `View ${email}` }).click();
+    await expect(page.getByRole("heading", { name: email })).toBeVisible();
+    expect(await seriousViolations(page), `user detail (${theme})`).toEqual([]);
+    await page.getByRole("button", { name: "Adjust credits" }).click();
+    expect(await seriousViolations(page), `credits dialog (${theme})`).toEqual([]);
+    await shot(page, info, `admin-dialog-${theme}`, false);
+    await page.keyboard.press("Escape");
+  }
 });
