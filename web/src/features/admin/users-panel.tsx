@@ -139,7 +139,7 @@ function UserDetail({ id, me, onBack }: { id: number; me: AdminMe; onBack: () =>
         ← All accounts
       </Button>
       <div className="flex flex-wrap items-center gap-2">
-        <h3 className="text-2xl font-semibold">{u.email}</h3>
+        <h3 className="min-w-0 text-2xl font-semibold break-all">{u.email}</h3>
         {u.disabledAt ? <Badge variant="red">disabled {adminDateTime.format(new Date(u.disabledAt))}</Badge> : <Badge variant="green">active</Badge>}
         {u.adminLevel && <Badge variant="outline">admin: {u.adminLevel}</Badge>}
       </div>
