@@ -59,33 +59,36 @@ export function BarChart({
       <figcaption id={`${id}-title`} className="text-sm font-semibold">
         {title}
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full text-primary" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={LEFT} x2={WIDTH - 4} y1={y(t)} y2={y(t)} className="stroke-border" strokeWidth={1} />
-            <text x={LEFT - 6} y={y(t) + 4} textAnchor="end" className="fill-muted-foreground text-[13px]">
-              {format(t)}
-            </text>
-          </g>
-        ))}
-        {bars.map((b, i) => {
-          const x = LEFT + i * slot + (slot - barW) / 2;
-          const h = TOP + plotH - y(b.value);
-          return (
-            <g key={b.label}>
-              <rect x={x} y={y(b.value)} width={barW} height={Math.max(h, b.value > 0 ? 1 : 0)} rx={1.5} className="fill-current">
-                <title>{`${b.label}: ${format(b.value)}`}</title>
-              </rect>
-              {labelled(i) && (
-                <text x={i === bars.length - 1 ? x + barW : x + barW / 2} y={HEIGHT - 6} textAnchor={i === bars.length - 1 ? "end" : "middle"} className="fill-muted-foreground text-[13px]">
-                  {b.label}
-                </text>
-              )}
+      {/* Never narrower than its labels can be read: a phone scrolls the chart sideways. */}
+      <div className="overflow-x-auto rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring" role="group" tabIndex={0} aria-label={`${title}, chart`}>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full min-w-[30rem] text-primary" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+          <desc id={`${id}-desc`}>{summary}</desc>
+          {ticks.map((t) => (
+            <g key={t}>
+              <line x1={LEFT} x2={WIDTH - 4} y1={y(t)} y2={y(t)} className="stroke-border" strokeWidth={1} />
+              <text x={LEFT - 6} y={y(t) + 4} textAnchor="end" className="fill-muted-foreground text-[13px]">
+                {format(t)}
+              </text>
             </g>
-          );
-        })}
-      </svg>
+          ))}
+          {bars.map((b, i) => {
+            const x = LEFT + i * slot + (slot - barW) / 2;
+            const h = TOP + plotH - y(b.value);
+            return (
+              <g key={b.label}>
+                <rect x={x} y={y(b.value)} width={barW} height={Math.max(h, b.value > 0 ? 1 : 0)} rx={1.5} className="fill-current">
+                  <title>{`${b.label}: ${format(b.value)}`}</title>
+                </rect>
+                {labelled(i) && (
+                  <text x={i === bars.length - 1 ? x + barW : x + barW / 2} y={HEIGHT - 6} textAnchor={i === bars.length - 1 ? "end" : "middle"} className="fill-muted-foreground text-[13px]">
+                    {b.label}
+                  </text>
+                )}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
       <details className="text-sm">
         <summary className="cursor-pointer text-muted-foreground">{title}: the numbers as a table</summary>
         <div className="mt-2 max-h-64 overflow-y-auto rounded-lg border border-border">
