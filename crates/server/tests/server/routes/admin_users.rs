@@ -13,7 +13,24 @@ use serde_json::{Value, json};
 use super::accounts::{Browser, PASSWORD};
 use super::admin::{AdminCast, admin_cast, assert_refused_below};
 use super::api_keys::{new_key, signed_up};
+use super::{Case, JSON, case};
 use crate::support::{TestDb, WEB_ONLY, config, each_engine, spawn_app};
+
+/// Malformed admin requests from a visitor who is not signed in: refused before anything else.
+pub fn malformed() -> Vec<Case> {
+    vec![
+        case("GET", "/api/admin/overview", None, "", 401),
+        case("GET", "/api/admin/users?q=%ZZ", None, "", 401),
+        case("GET", "/api/admin/users/abc", None, "", 401),
+        case("POST", "/api/admin/users/1/credits", JSON, "{not json", 401),
+        case("POST", "/api/admin/users/1/disable", None, "", 401),
+        case("POST", "/api/admin/jobs/nope/retry", JSON, "{}", 401),
+        case("POST", "/api/admin/admins", JSON, "[]", 401),
+        case("PUT", "/api/admin/users", JSON, "{}", 405),
+        case("DELETE", "/api/admin/purchases", None, "", 405),
+        case("POST", "/api/admin/whitelabel", JSON, "{}", 405),
+    ]
+}
 
 /// An anonymous analysis that failed; its id.
 pub(crate) async fn failed_job(db: &store::DatabaseConnection, host: &str) -> String {

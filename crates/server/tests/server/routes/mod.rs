@@ -68,6 +68,7 @@ fn table() -> Vec<Case> {
     t.extend(billing::malformed());
     t.extend(api_keys::malformed());
     t.extend(callback_secret::malformed());
+    t.extend(admin_users::malformed());
     t
 }
 
