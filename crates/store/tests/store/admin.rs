@@ -440,3 +440,116 @@ both!(overview_rows_count_what_is_stored, |db, engine| {
         (1, 2, 1)
     );
 });
+
+both!(
+    the_trial_is_granted_again_once_with_its_audit_row,
+    |db, engine| {
+        let user = new_user(&db, "again@example.com").await;
+        assert!(
+            !store::admin::regrant_trial(&db, user.id, &entry("trial.regrant", user.id))
+                .await
+                .expect("store"),
+            "{engine:?}: an unused trial is not granted again"
+        );
+        store::credits::start_trial(&db, user.id, Credits::whole(1), Duration::zero())
+            .await
+            .expect("trial");
+        assert!(
+            store::admin::regrant_trial(&db, user.id, &entry("trial.regrant", user.id))
+                .await
+                .expect("store")
+        );
+        let user = store::users::get_user(&db, user.id).await.expect("user");
+        assert!(!user.has_used_trial);
+        // It can be started once more, and only once.
+        store::credits::start_trial(&db, user.id, Credits::whole(1), Duration::days(7))
+            .await
+            .expect("second trial");
+        assert!(
+            store::credits::start_trial(&db, user.id, Credits::whole(1), Duration::days(7))
+                .await
+                .is_err()
+        );
+        assert_eq!(audit_actions(&db).await, vec!["trial.regrant"]);
+        assert!(matches!(
+            store::admin::regrant_trial(&db, 9_999_999, &entry("x", 0)).await,
+            Err(store::StoreError::NotFound)
+        ));
+    }
+);
+
+both!(
+    the_lists_read_payments_refunds_and_brandings_newest_first,
+    |db, engine| {
+        let a = new_user(&db, "a@example.com").await;
+        let b = new_user(&db, "b@example.com").await;
+        for (n, user) in [(1, a.id), (2, b.id)] {
+            store::credits::grant_purchase(
+                &db,
+                &store::credits::Purchase {
+                    user_id: user,
+                    payment_id: format!("pi_{n}"),
+                    credits: Credits::whole(5),
+                    amount_paid_cents: 1900,
+                    package_type: "credit-5".into(),
+                },
+            )
+            .await
+            .expect("purchase");
+        }
+        let purchases = store::admin::recent_purchases(&db, 10).await.expect("list");
+        assert_eq!(
+            purchases
+                .iter()
+                .map(|p| p.stripe_payment_intent_id.as_str())
+                .collect::<Vec<_>>(),
+            vec!["pi_2", "pi_1"],
+            "{engine:?}"
+        );
+        assert_eq!(
+            store::admin::recent_purchases(&db, 1)
+                .await
+                .expect("one")
+                .len(),
+            1
+        );
+        assert!(
+            store::admin::recent_refunds(&db, 10)
+                .await
+                .expect("none")
+                .is_empty()
+        );
+        assert!(
+            store::admin::recent_subscriptions(&db, 10)
+                .await
+                .expect("none")
+                .is_empty()
+        );
+        store::accounts::save_branding(
+            &db,
+            a.id,
+            &store::accounts::Branding {
+                company_name: "Acme".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("branding");
+        let brands = store::admin::whitelabel_brandings(&db, 10)
+            .await
+            .expect("brands");
+        assert_eq!(brands.len(), 1);
+        assert_eq!(brands[0].user_id, a.id);
+        let emails = store::admin::emails_of(&db, &[b.id, a.id, a.id, 9_999_999])
+            .await
+            .expect("emails");
+        assert_eq!(emails.len(), 2);
+        assert_eq!(emails[&a.id], "a@example.com");
+        assert!(
+            store::admin::emails_of(&db, &[])
+                .await
+                .expect("none")
+                .is_empty()
+        );
+    }
+);
