@@ -372,16 +372,19 @@ async fn half_credit_migration_keeps_every_value() {
         Migrator::up(&db, Some(u32::try_from(before).expect("count")))
             .await
             .expect("up to 13");
-        let user = create_user(
-            &db,
-            &NewUser {
-                email: "old@example.com".into(),
-                ..Default::default()
-            },
-        )
+        // Inserted with the columns of that schema only (the entity knows later ones, such as
+        // `disabled_at` of migration 24), the defaults doing the rest.
+        let at = store::now();
+        let user = store::entity::users::Entity::insert(store::entity::users::ActiveModel {
+            email: sea_orm::ActiveValue::Set("old@example.com".into()),
+            created_at: sea_orm::ActiveValue::Set(at),
+            updated_at: sea_orm::ActiveValue::Set(at),
+            ..Default::default()
+        })
+        .exec(&db)
         .await
         .expect("user")
-        .id;
+        .last_insert_id;
         // Before the migration the columns counted whole credits: these calls write the raw
         // numbers 3 (paid, in two ledger rows) and 1 (trial).
         grant_credits(&db, user, Credits::from_halves(2), "purchase", Some("pi_1"))
@@ -425,12 +428,20 @@ async fn half_credit_migration_keeps_every_value() {
         // credits exactly.
         let later = u32::try_from(Migrator::migrations().len() - before - 1).expect("count");
         Migrator::down(&db, Some(later + 1)).await.expect("down");
-        let row = store::users::get_user(&db, user).await.expect("user");
-        assert_eq!(
-            (row.report_credits, row.trial_credits),
-            (3, 1),
-            "{engine:?}: whole credits again"
-        );
+        let row: (i32, i32) = {
+            use sea_orm::{EntityTrait, QuerySelect};
+            use store::entity::users::{Column, Entity};
+            Entity::find_by_id(user)
+                .select_only()
+                .column(Column::ReportCredits)
+                .column(Column::TrialCredits)
+                .into_tuple()
+                .one(&db)
+                .await
+                .expect("user")
+                .expect("row")
+        };
+        assert_eq!(row, (3, 1), "{engine:?}: whole credits again");
         Migrator::up(&db, None).await.expect("up again");
 
         // A half credit cannot go back to whole credits: the way down is refused, unchanged.
