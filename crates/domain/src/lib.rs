@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod advice;
+pub mod affiliates;
 pub mod api;
 pub mod bindings;
 pub mod budget;
