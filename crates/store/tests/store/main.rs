@@ -4,6 +4,7 @@
 mod support;
 
 mod accounts;
+mod affiliates;
 mod allowance;
 mod api_keys;
 mod callbacks;
