@@ -7,7 +7,7 @@
 use ts_rs::{Config, TS};
 
 use crate::{
-    accounts, affiliates, api, callbacks, checkout, commerce, constants, credits, forms,
+    accounts, admin, affiliates, api, callbacks, checkout, commerce, constants, credits, forms,
     performance, professional, report, robots, score, site_url, snippet, status,
 };
 
@@ -175,6 +175,10 @@ pub fn typescript() -> String {
         status::HistoryBar,
         status::HealthHistory,
         status::ApiStatus,
+        admin::AdminLevel,
+        admin::AdminMe,
+        admin::AuditEntryView,
+        admin::AuditPage,
         affiliates::AffiliateApplication,
         affiliates::AffiliateStatus,
         affiliates::CommissionStatus,

@@ -32,7 +32,7 @@ export const contentRoutes = [
 
 /**
  * Routes of docs/PRODUCT.md §2.1 not built yet (affiliate and partner dashboards, agency
- * contact, admin). Until they exist they show the not-found page, never a placeholder.
+ * contact). Until they exist they show the not-found page, never a placeholder.
  */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
@@ -42,8 +42,6 @@ export const laterRoutes = [
   "/marketing-materials",
   "/enterprise-contact",
   "/agency-contact",
-  "/admin",
-  "/admin-dashboard",
 ];
 
 export const routes: RouteObject[] = [
@@ -93,6 +91,8 @@ export const routes: RouteObject[] = [
           page("/payment", pages.checkout, "PaymentPage"),
           page("/payment-success", pages.checkout, "PaymentSuccessPage"),
           page("/thank-you", pages.checkout, "ThankYouPage"),
+          page("/admin", pages.admin, "AdminPage"),
+          page("/admin-dashboard", pages.admin, "AdminDashboardPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

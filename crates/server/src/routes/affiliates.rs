@@ -5,7 +5,6 @@
 //! and [`track_referral`], the layer that records a `?ref=CODE` visit to any page and sets the
 //! referral cookie.
 
-
 use axum::extract::{FromRequestParts, Path, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
