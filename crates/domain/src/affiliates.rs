@@ -777,7 +777,7 @@ mod tests {
         assert_eq!(next_payout_date(2026, 12, 1), (2027, 1, 1));
         assert!(check_payout_note("  ").is_err());
         assert_eq!(
-            check_payout_note(" bank transfer ").unwrap(),
+            check_payout_note(" bank transfer ").expect("valid"),
             "bank transfer"
         );
         assert!(check_payout_note(&"n".repeat(501)).is_err());
@@ -786,10 +786,10 @@ mod tests {
     #[test]
     fn statuses_round_trip_and_only_unpaid_commissions_reverse() {
         for s in ["pending", "approved", "rejected"] {
-            assert_eq!(AffiliateStatus::parse(s).unwrap().as_str(), s);
+            assert_eq!(AffiliateStatus::parse(s).expect("status").as_str(), s);
         }
         for s in ["pending", "approved", "reversed", "paid"] {
-            assert_eq!(CommissionStatus::parse(s).unwrap().as_str(), s);
+            assert_eq!(CommissionStatus::parse(s).expect("status").as_str(), s);
         }
         assert!(CommissionStatus::Approved.reversible());
         assert!(!CommissionStatus::Paid.reversible());

@@ -3,6 +3,8 @@
 
 mod accounts;
 pub(crate) mod admin;
+mod admin_affiliates;
+mod affiliates;
 mod analyses;
 pub(crate) mod api_keys;
 pub(crate) mod api_v1;
