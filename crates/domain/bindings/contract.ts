@@ -2922,7 +2922,7 @@ export type ConversionView = {
 /**
  * Its id.
  */
-id: bigint, 
+id: number, 
 /**
  * When the payment was made (RFC 3339).
  */
@@ -2934,11 +2934,11 @@ transactionType: string,
 /**
  * What the customer paid, cents.
  */
-amountCents: bigint, 
+amountCents: number, 
 /**
  * The commission, cents.
  */
-commissionCents: bigint, 
+commissionCents: number, 
 /**
  * Where it stands.
  */
@@ -2952,15 +2952,15 @@ export type PayoutView = {
 /**
  * Its id.
  */
-id: bigint, 
+id: number, 
 /**
  * The affiliate paid.
  */
-affiliateId: bigint, 
+affiliateId: number, 
 /**
  * Amount, cents.
  */
-amountCents: bigint, 
+amountCents: number, 
 /**
  * `stripe` or `manual`.
  */
@@ -3010,31 +3010,31 @@ commissionPercent: number,
 /**
  * Counted clicks.
  */
-clicks: bigint, 
+clicks: number, 
 /**
  * Conversions not reversed.
  */
-conversions: bigint, 
+conversions: number, 
 /**
  * All commissions not reversed (pending, approved and paid), cents.
  */
-earningsCents: bigint, 
+earningsCents: number, 
 /**
  * Commissions in the refund window, cents.
  */
-pendingCents: bigint, 
+pendingCents: number, 
 /**
  * Approved commissions not yet paid, cents.
  */
-approvedCents: bigint, 
+approvedCents: number, 
 /**
  * Paid out, cents.
  */
-paidCents: bigint, 
+paidCents: number, 
 /**
  * The least a payout may be, cents.
  */
-payoutMinimumCents: bigint, 
+payoutMinimumCents: number, 
 /**
  * The last payout (RFC 3339).
  */
@@ -3056,11 +3056,11 @@ export type AdminAffiliateView = {
 /**
  * Its id.
  */
-id: bigint, 
+id: number, 
 /**
  * The account that applied.
  */
-userId: bigint | null, 
+userId: number | null, 
 /**
  * Code.
  */
@@ -3112,19 +3112,19 @@ commissionPercent: number,
 /**
  * Counted clicks.
  */
-clicks: bigint, 
+clicks: number, 
 /**
  * Conversions not reversed.
  */
-conversions: bigint, 
+conversions: number, 
 /**
  * Commissions not reversed, cents.
  */
-earningsCents: bigint, 
+earningsCents: number, 
 /**
  * Commissions not yet paid (pending and approved), cents.
  */
-unpaidCents: bigint, 
+unpaidCents: number, 
 /**
  * Whether a Stripe connected account is on file.
  */

@@ -537,14 +537,17 @@ pub fn terms() -> AffiliateTerms {
 #[serde(rename_all = "camelCase")]
 pub struct ConversionView {
     /// Its id.
+    #[ts(type = "number")]
     pub id: i64,
     /// When the payment was made (RFC 3339).
     pub at: String,
     /// `credits` or a plan payment.
     pub transaction_type: String,
     /// What the customer paid, cents.
+    #[ts(type = "number")]
     pub amount_cents: i64,
     /// The commission, cents.
+    #[ts(type = "number")]
     pub commission_cents: i64,
     /// Where it stands.
     pub status: CommissionStatus,
@@ -557,10 +560,13 @@ pub struct ConversionView {
 #[serde(rename_all = "camelCase")]
 pub struct PayoutView {
     /// Its id.
+    #[ts(type = "number")]
     pub id: i64,
     /// The affiliate paid.
+    #[ts(type = "number")]
     pub affiliate_id: i64,
     /// Amount, cents.
+    #[ts(type = "number")]
     pub amount_cents: i64,
     /// `stripe` or `manual`.
     pub method: String,
@@ -591,18 +597,25 @@ pub struct AffiliateDashboard {
     /// The affiliate's rate, percent.
     pub commission_percent: u32,
     /// Counted clicks.
+    #[ts(type = "number")]
     pub clicks: i64,
     /// Conversions not reversed.
+    #[ts(type = "number")]
     pub conversions: i64,
     /// All commissions not reversed (pending, approved and paid), cents.
+    #[ts(type = "number")]
     pub earnings_cents: i64,
     /// Commissions in the refund window, cents.
+    #[ts(type = "number")]
     pub pending_cents: i64,
     /// Approved commissions not yet paid, cents.
+    #[ts(type = "number")]
     pub approved_cents: i64,
     /// Paid out, cents.
+    #[ts(type = "number")]
     pub paid_cents: i64,
     /// The least a payout may be, cents.
+    #[ts(type = "number")]
     pub payout_minimum_cents: i64,
     /// The last payout (RFC 3339).
     pub last_payout_date: Option<String>,
@@ -619,8 +632,10 @@ pub struct AffiliateDashboard {
 #[serde(rename_all = "camelCase")]
 pub struct AdminAffiliateView {
     /// Its id.
+    #[ts(type = "number")]
     pub id: i64,
     /// The account that applied.
+    #[ts(type = "number | null")]
     pub user_id: Option<i64>,
     /// Code.
     pub code: String,
@@ -647,12 +662,16 @@ pub struct AdminAffiliateView {
     /// Rate, percent.
     pub commission_percent: u32,
     /// Counted clicks.
+    #[ts(type = "number")]
     pub clicks: i64,
     /// Conversions not reversed.
+    #[ts(type = "number")]
     pub conversions: i64,
     /// Commissions not reversed, cents.
+    #[ts(type = "number")]
     pub earnings_cents: i64,
     /// Commissions not yet paid (pending and approved), cents.
+    #[ts(type = "number")]
     pub unpaid_cents: i64,
     /// Whether a Stripe connected account is on file.
     pub has_connected_account: bool,

@@ -1,7 +1,7 @@
 //! The affiliate programme's routes (docs/PRODUCT.md §3.10-§3.13): the signed-in user's
 //! application (`POST /api/affiliates/apply`, one per account and e-mail) and dashboard
-//! (`GET /api/affiliates/me`), the referral link for the share widget
-//! (`GET /api/affiliates/link`), the marketing banners (`GET /api/affiliates/banners/728x90.svg`),
+//! (`GET /api/affiliates/me`), the approved affiliate's code and link for the share widget
+//! (`GET /api/affiliates/link`, nulls for everyone else), the marketing banners (`GET /api/affiliates/banners/728x90.svg`),
 //! and [`track_referral`], the layer that records a `?ref=CODE` visit to any page and sets the
 //! referral cookie.
 
@@ -47,11 +47,12 @@ async fn me(
 }
 
 async fn link(State(state): State<AppState>, MaybeUser(user): MaybeUser) -> AppResult<Json<Value>> {
-    let link = match user {
-        Some(current) => affiliates::referral_link(&state.db, &state.config, &current.user).await?,
+    let referral = match user {
+        Some(current) => affiliates::referral(&state.db, &state.config, &current.user).await?,
         None => None,
     };
-    Ok(Json(json!({ "referralLink": link })))
+    let (code, link) = referral.unzip();
+    Ok(Json(json!({ "code": code, "referralLink": link })))
 }
 
 async fn banner(Path(file): Path<String>) -> AppResult<Response> {

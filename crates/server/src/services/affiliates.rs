@@ -330,16 +330,20 @@ pub async fn dashboard(
     dashboard_of(db, config, row).await
 }
 
-/// The signed-in user's referral link when they are an approved affiliate (the share widget).
-pub async fn referral_link(
+/// The signed-in user's referral code and link when they are an approved affiliate (the share
+/// widget appends the code to the report's address).
+pub async fn referral(
     db: &DatabaseConnection,
     config: &Config,
     user: &users::Model,
-) -> AppResult<Option<String>> {
+) -> AppResult<Option<(String, String)>> {
     Ok(rows::find_affiliate_by_user(db, user.id)
         .await?
         .filter(|a| a.status == AffiliateStatus::Approved.as_str())
-        .map(|a| rules::referral_link(&config.public_url, &a.affiliate_code)))
+        .map(|a| {
+            let link = rules::referral_link(&config.public_url, &a.affiliate_code);
+            (a.affiliate_code, link)
+        }))
 }
 
 fn status_of(row: &affiliates::Model) -> AffiliateStatus {

@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import type { AdminMe } from "../../lib/domain";
 import { AuditPanel } from "./audit-panel";
+import { AffiliatesPanel } from "./affiliates-panel";
 
 /** One tab of the admin area: its id in `?tab=`, its label, and what it shows. */
 export interface AdminPanel {
@@ -10,4 +11,7 @@ export interface AdminPanel {
 }
 
 /** The admin area's tabs, in order (the first is the default of `/admin`). */
-export const panels: AdminPanel[] = [{ id: "audit", label: "Audit log", Component: AuditPanel }];
+export const panels: AdminPanel[] = [
+  { id: "audit", label: "Audit log", Component: AuditPanel },
+  { id: "affiliates", label: "Affiliates", Component: AffiliatesPanel },
+];

@@ -191,9 +191,10 @@ async fn a_referred_purchase_becomes_a_commission_then_a_payout() {
             .await;
         assert_eq!(approved.status, 200, "{engine:?}: {}", approved.json);
         assert_eq!(approved.json["status"], "approved");
+        let link = ann.get("/api/affiliates/link").await;
         assert_eq!(
-            ann.get("/api/affiliates/link").await.json["referralLink"],
-            format!("https://sitelens.test/?ref={code}")
+            link.json,
+            json!({"code": code, "referralLink": format!("https://sitelens.test/?ref={code}")})
         );
 
         // The click: any page, the code in any case; an HttpOnly, SameSite=Lax cookie for 30
