@@ -3150,3 +3150,13 @@ method: PayoutMethod,
  */
 note: string, };
 
+export type ConnectedAccountRequest = { 
+/**
+ * `acct_...`, or empty to remove it.
+ */
+accountId: string, 
+/**
+ * Why (required, written to the audit log).
+ */
+reason: string, };
+

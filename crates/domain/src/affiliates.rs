@@ -306,6 +306,36 @@ pub fn check_payout_note(raw: &str) -> Result<String, String> {
     }
 }
 
+/// A Stripe Connect account id as an admin enters it: `acct_` and letters or digits; an empty
+/// value removes it (`Ok(None)`).
+pub fn check_connected_account(raw: &str) -> Result<Option<String>, String> {
+    let id = raw.trim();
+    if id.is_empty() {
+        return Ok(None);
+    }
+    let ok = id.len() <= 64
+        && id.strip_prefix("acct_").is_some_and(|rest| {
+            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+    if ok {
+        Ok(Some(id.to_owned()))
+    } else {
+        Err("A Stripe connected account id looks like acct_1A2b3C4d5E6f.".to_owned())
+    }
+}
+
+/// An admin's change of an affiliate's Stripe connected account.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedAccountRequest {
+    /// `acct_...`, or empty to remove it.
+    #[serde(default)]
+    pub account_id: String,
+    /// Why (required, written to the audit log).
+    #[serde(default)]
+    pub reason: String,
+}
+
 /// A banner size of the marketing materials.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BannerSize {
@@ -812,6 +842,20 @@ mod tests {
         }
         assert!(CommissionStatus::Approved.reversible());
         assert!(!CommissionStatus::Paid.reversible());
+    }
+
+    #[test]
+    fn connected_accounts_look_like_stripes() {
+        assert_eq!(check_connected_account(" "), Ok(None));
+        assert_eq!(
+            check_connected_account(" acct_1A2b3C ")
+                .expect("valid")
+                .as_deref(),
+            Some("acct_1A2b3C")
+        );
+        assert!(check_connected_account("acct_").is_err());
+        assert!(check_connected_account("cus_123").is_err());
+        assert!(check_connected_account("acct_12-3").is_err());
     }
 
     #[test]

@@ -711,6 +711,32 @@ pub async fn review_affiliate(
     Ok(row)
 }
 
+/// Sets (or with `None` removes) the Stripe Connect account an affiliate's payouts are
+/// transferred to, with the admin's audit row, in one transaction.
+pub async fn set_connected_account(
+    db: &DatabaseConnection,
+    affiliate_id: i64,
+    account: Option<&str>,
+    at: DateTime<Utc>,
+    audit: &NewAuditEntry,
+) -> StoreResult<affiliates::Model> {
+    let txn = begin_write(db).await?;
+    let done = affiliates::Entity::update_many()
+        .col_expr(A::StripeAccountId, Expr::value(account.map(str::to_owned)))
+        .col_expr(A::UpdatedAt, Expr::value(at))
+        .filter(A::Id.eq(affiliate_id))
+        .exec(&txn)
+        .await?;
+    if done.rows_affected != 1 {
+        txn.rollback().await?;
+        return Err(StoreError::NotFound);
+    }
+    crate::audit::record(&txn, audit).await?;
+    let row = get_affiliate(&txn, affiliate_id).await?;
+    txn.commit().await?;
+    Ok(row)
+}
+
 /// An affiliate's conversions, newest first (at most `limit`).
 pub async fn conversions_of(
     db: &DatabaseConnection,

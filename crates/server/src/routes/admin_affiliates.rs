@@ -7,8 +7,8 @@ use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use domain::affiliates::{
-    AdminAffiliateView, AffiliateStatus, ConfirmPayoutRequest, ConversionView, PayoutView,
-    ReviewRequest,
+    AdminAffiliateView, AffiliateStatus, ConfirmPayoutRequest, ConnectedAccountRequest,
+    ConversionView, PayoutView, ReviewRequest,
 };
 use serde::Deserialize;
 
@@ -28,6 +28,10 @@ pub fn router() -> Router<AppState> {
         .route("/admin/affiliates/payouts/{id}/confirm", post(confirm))
         .route("/admin/affiliates/{id}/approve", post(approve))
         .route("/admin/affiliates/{id}/reject", post(reject))
+        .route(
+            "/admin/affiliates/{id}/stripe-account",
+            post(connected_account),
+        )
 }
 
 #[derive(Debug, Deserialize)]
@@ -160,4 +164,25 @@ async fn reject(
     ApiJson(body): ApiJson<ReviewRequest>,
 ) -> AppResult<Json<AdminAffiliateView>> {
     review(state, admin, id, body, false).await
+}
+
+async fn connected_account(
+    State(state): State<AppState>,
+    admin: AdminUser,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<ConnectedAccountRequest>,
+) -> AppResult<Json<AdminAffiliateView>> {
+    admin.require_change()?;
+    let id = parse_row_id(&id, "No such affiliate application.")?;
+    let view = affiliates::set_connected_account(&state.db, id, &body, |reason, detail| {
+        admin.audit_entry(
+            "affiliate.stripe_account",
+            "affiliate",
+            Some(id.to_string()),
+            Some(reason),
+            detail,
+        )
+    })
+    .await?;
+    Ok(Json(view))
 }

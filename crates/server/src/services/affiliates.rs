@@ -477,6 +477,25 @@ pub async fn review(
     Ok(admin_view(&row))
 }
 
+/// Sets or removes the affiliate's Stripe connected account (`domain` checks its form), with a
+/// required reason; written to the audit log in the same transaction.
+pub async fn set_connected_account(
+    db: &DatabaseConnection,
+    affiliate_id: i64,
+    request: &domain::affiliates::ConnectedAccountRequest,
+    audit: impl FnOnce(String, serde_json::Value) -> NewAuditEntry + Send,
+) -> AppResult<AdminAffiliateView> {
+    let account =
+        rules::check_connected_account(&request.account_id).map_err(AppError::Unprocessable)?;
+    let reason = domain::admin::check_reason(&request.reason).map_err(AppError::Unprocessable)?;
+    let entry = audit(reason, serde_json::json!({ "accountId": account }));
+    let row =
+        rows::set_connected_account(db, affiliate_id, account.as_deref(), store::now(), &entry)
+            .await
+            .map_err(|e| AppError::from_store(e, "No such affiliate application."))?;
+    Ok(admin_view(&row))
+}
+
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {

@@ -29,6 +29,28 @@ function Table({ head, children }: { head: string[]; children: React.ReactNode }
   );
 }
 
+/** The Stripe Connect account an approved affiliate's payouts are transferred to (a reason is required). */
+function ConnectedAccount({ a, onDone }: { a: AdminAffiliateView; onDone: (error: string | null) => void }) {
+  const [accountId, setAccountId] = useState("");
+  const [reason, setReason] = useState("");
+  const save = async () => {
+    try {
+      await adminSend("POST", `/api/admin/affiliates/${a.id}/stripe-account`, { accountId, reason });
+      onDone(null);
+    } catch (e) {
+      onDone(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <div className="flex min-w-56 flex-col gap-2">
+      <p className="text-xs text-muted-foreground">{a.hasConnectedAccount ? "Stripe account on file" : "No Stripe account: payouts are manual"}</p>
+      <Input aria-label={`Stripe account of ${a.name}`} placeholder="acct_… (empty removes it)" value={accountId} onChange={(e) => setAccountId(e.target.value)} />
+      <Input aria-label={`Reason for the Stripe account of ${a.name}`} placeholder="Reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <Button size="sm" variant="outline" onClick={() => void save()}>Save Stripe account</Button>
+    </div>
+  );
+}
+
 /** One application with the admin's decision: approve, or reject with a required reason. */
 function Application({ a, canChange, onDone }: { a: AdminAffiliateView; canChange: boolean; onDone: (error: string | null) => void }) {
   const [reason, setReason] = useState("");
@@ -67,6 +89,7 @@ function Application({ a, canChange, onDone }: { a: AdminAffiliateView; canChang
         {dollars(a.earningsCents)} earned · {dollars(a.unpaidCents)} unpaid
       </td>
       <td className="px-3 py-2">
+        {a.status === "approved" && canChange && <ConnectedAccount a={a} onDone={onDone} />}
         {a.status === "pending" && canChange && (
           <div className="flex min-w-56 flex-col gap-2">
             <Button size="sm" disabled={busy} onClick={() => void decide("approve")}>Approve</Button>
