@@ -59,6 +59,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

@@ -195,6 +195,7 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "warn".to_owned(),
         node_name: "bench-web".to_owned(),
     };

@@ -15,8 +15,9 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, admin, analyses, api_keys, api_v1, billing, callback_secret, contact, dashboard,
-    demo, files, health, oidc, pages, progress, reports, results, stats, teams, trial, webhooks,
+    accounts, admin, admin_affiliates, affiliates, analyses, api_keys, api_v1, billing,
+    callback_secret, contact, dashboard, demo, files, health, oidc, pages, progress, reports,
+    results, stats, teams, trial, webhooks,
 };
 use crate::state::AppState;
 
@@ -54,6 +55,8 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::routes::admin_users::router())
         .merge(crate::routes::admin_jobs::router())
         .merge(crate::routes::admin_purchases::router())
+        .merge(affiliates::router())
+        .merge(admin_affiliates::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,
@@ -72,6 +75,10 @@ pub fn router(state: AppState) -> Router {
         .merge(demo::router())
         .merge(files::router(&state.config))
         .fallback(pages::spa)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            affiliates::track_referral,
+        ))
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CompressionLayer::new())

@@ -37,9 +37,6 @@ export const contentRoutes = [
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
 export const laterRoutes = [
-  "/affiliate-dashboard",
-  "/affiliate-signup",
-  "/marketing-materials",
   "/enterprise-contact",
   "/agency-contact",
 ];
@@ -91,6 +88,9 @@ export const routes: RouteObject[] = [
           page("/payment", pages.checkout, "PaymentPage"),
           page("/payment-success", pages.checkout, "PaymentSuccessPage"),
           page("/thank-you", pages.checkout, "ThankYouPage"),
+          page("/affiliate-signup", pages.affiliates, "AffiliateSignupPage"),
+          page("/affiliate-dashboard", pages.affiliates, "AffiliateDashboardPage"),
+          page("/marketing-materials", pages.affiliates, "MarketingMaterialsPage"),
           page("/admin", pages.admin, "AdminPage"),
           page("/admin-dashboard", pages.admin, "AdminDashboardPage"),
           ...laterRoutes.map((path) => notFound(path)),

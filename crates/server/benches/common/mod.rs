@@ -46,6 +46,7 @@ pub fn config(url: String, dir: &std::path::Path) -> Config {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         stripe: None,
+        referral_salt: None,
         oidc: None,
         log_filter: "warn".to_owned(),
         node_name: "bench".to_owned(),

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod admin_overview;
 pub mod admin_records;
 pub mod admin_users;
+pub mod affiliates;
 pub mod analyses;
 pub mod api;
 pub mod api_keys;

@@ -34,6 +34,7 @@ pub fn config(db: &TestDb) -> Config {
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     }

@@ -7,6 +7,7 @@ import { OverviewPanel } from "./overview-panel";
 import { PurchasesPanel } from "./purchases-panel";
 import { UsersPanel } from "./users-panel";
 import { WhitelabelPanel } from "./whitelabel-panel";
+import { AffiliatesPanel } from "./affiliates-panel";
 
 /** One tab of the admin area: its id in `?tab=`, its label, and what it shows. */
 export interface AdminPanel {
@@ -23,5 +24,6 @@ export const panels: AdminPanel[] = [
   { id: "purchases", label: "Purchases", Component: PurchasesPanel },
   { id: "whitelabel", label: "White-label", Component: WhitelabelPanel },
   { id: "admins", label: "Administrators", Component: AdminsPanel },
+  { id: "affiliates", label: "Affiliates", Component: AffiliatesPanel },
   { id: "audit", label: "Audit log", Component: AuditPanel },
 ];

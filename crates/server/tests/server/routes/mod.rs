@@ -3,7 +3,9 @@
 
 mod accounts;
 pub(crate) mod admin;
+mod admin_affiliates;
 mod admin_users;
+mod affiliates;
 mod analyses;
 pub(crate) mod api_keys;
 pub(crate) mod api_v1;
