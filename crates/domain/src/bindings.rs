@@ -7,7 +7,7 @@
 use ts_rs::{Config, TS};
 
 use crate::{
-    accounts, api, callbacks, checkout, commerce, constants, credits, forms, performance,
+    accounts, api, callbacks, checkout, commerce, constants, contact, credits, forms, performance,
     professional, report, robots, score, site_url, snippet, status,
 };
 
@@ -106,6 +106,19 @@ pub fn typescript() -> String {
         forms::CalculatorInput,
         forms::Registration,
         forms::ContactForm,
+        contact::ContactKind,
+        contact::Choice,
+        contact::ContactChoices,
+        contact::EnterpriseContactForm,
+        contact::AgencyContactForm,
+        contact::PartnerEnquiryForm,
+        contact::ContactDetail,
+        contact::MessageStatus,
+        contact::ContactMessageView,
+        contact::ContactMessagePage,
+        contact::OutboxStatus,
+        contact::OutboxEmailView,
+        contact::OutboxPage,
         performance::GoodRange,
         performance::MeasuredMetrics,
         performance::FilledMetrics,
