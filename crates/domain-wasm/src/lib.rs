@@ -8,8 +8,8 @@
 
 use domain::credits::Credits;
 use domain::{
-    accounts, advice, checkout, commerce, constants, contact, forms, performance, report, robots, score,
-    share, site_url, snippet,
+    accounts, advice, checkout, commerce, constants, contact, forms, performance, report, robots,
+    score, share, site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;

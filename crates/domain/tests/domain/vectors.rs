@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use domain::credits::Credits;
 use domain::report::ReportType;
 use domain::{
-    accounts, advice, checkout, commerce, constants, contact, forms, performance, robots, score, share,
-    site_url, snippet,
+    accounts, advice, checkout, commerce, constants, contact, forms, performance, robots, score,
+    share, site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
