@@ -3,6 +3,7 @@
 //! one becomes.
 
 pub mod accounts;
+pub mod admin_messages;
 pub mod analyses;
 pub mod api;
 pub mod api_keys;
