@@ -135,3 +135,11 @@ export function setPlan(email: string, plan: string) {
   if (!bin || !database) throw new Error("SITELENS_BIN and E2E_DATABASE_URL are set by the suite's global setup");
   execFileSync(bin, ["set-plan", email, plan], { env: { ...process.env, SITELENS_DATABASE_URL: database }, stdio: "pipe" });
 }
+
+/** Runs the operator command `sitelens admin grant EMAIL --level LEVEL` against the suite's server database. */
+export function grantAdmin(email: string, level: "support" | "admin" | "owner" = "owner") {
+  const bin = process.env.SITELENS_BIN;
+  const database = process.env.E2E_DATABASE_URL;
+  if (!bin || !database) throw new Error("SITELENS_BIN and E2E_DATABASE_URL are set by the suite's global setup");
+  execFileSync(bin, ["admin", "grant", email, "--level", level], { env: { ...process.env, SITELENS_DATABASE_URL: database }, stdio: "pipe" });
+}

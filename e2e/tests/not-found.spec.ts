@@ -1,6 +1,6 @@
 import { test, expect, shot } from "./fixtures";
 
-for (const path of ["/no-such-page", "/admin", "/blog/some-post"]) {
+for (const path of ["/no-such-page", "/admin/users", "/blog/some-post"]) {
   test(`${path} answers 404 with the not-found page`, async ({ page, request }, info) => {
     const res = await request.get(path);
     expect(res.status()).toBe(404);

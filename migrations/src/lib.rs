@@ -30,6 +30,7 @@ mod m20261128_000019_api_keys;
 mod m20261128_000020_api_callbacks;
 mod m20261128_000021_health_samples;
 mod m20261128_000022_api_retention;
+mod m20261129_000023_admin_audit;
 mod m20261129_000026_sales_contact;
 mod util;
 
@@ -62,6 +63,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000020_api_callbacks::Migration),
             Box::new(m20261128_000021_health_samples::Migration),
             Box::new(m20261128_000022_api_retention::Migration),
+            Box::new(m20261129_000023_admin_audit::Migration),
             Box::new(m20261129_000026_sales_contact::Migration),
         ]
     }

@@ -3000,3 +3000,63 @@ browser: BrowserPart,
  */
 history: HealthHistory, };
 
+export type AdminLevel = "support" | "admin" | "owner";
+
+export type AdminMe = { 
+/**
+ * Their e-mail address.
+ */
+email: string, 
+/**
+ * Their name, or their address when they gave none.
+ */
+name: string, 
+/**
+ * Their level.
+ */
+level: AdminLevel, };
+
+export type AuditEntryView = { 
+/**
+ * Its id (pages go back from it).
+ */
+id: number, 
+/**
+ * When, RFC 3339.
+ */
+at: string, 
+/**
+ * The administrator's address.
+ */
+actorEmail: string, 
+/**
+ * What they did, as `resource.verb`.
+ */
+action: string, 
+/**
+ * The kind of thing changed.
+ */
+targetType: string, 
+/**
+ * Which one.
+ */
+targetId: string | null, 
+/**
+ * Why.
+ */
+reason: string | null, 
+/**
+ * The details, a JSON document as text.
+ */
+detail: string, };
+
+export type AuditPage = { 
+/**
+ * The entries.
+ */
+entries: Array<AuditEntryView>, 
+/**
+ * Pass as `before` for the next (older) page; `None` on the last page.
+ */
+nextBefore: number | null, };
+

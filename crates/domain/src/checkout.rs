@@ -527,9 +527,30 @@ pub fn subscription_seats(plan: &str, extra_seats: u32) -> Option<u32> {
 }
 
 /// Credits a plan grants each month: `Some(n)`, or `None` for unlimited; a yearly plan is
-/// granted its credits month by month as well, so an unused year cannot pile up at once.
+/// granted its credits month by month as well ([`credit_months_due`]), so an unused year cannot
+/// pile up at once.
 pub fn monthly_credits(plan: &str) -> Option<Option<u32>> {
     find_plan(plan).map(|p| p.credits)
+}
+
+/// Credit months of a paid period that have begun by `now`: a plan grants its monthly credits
+/// once per month of the period it is paid for, the first when the period's payment arrives,
+/// each later one when its month begins, so a yearly plan holds twelve grants (a monthly plan
+/// one). A period of `months` months from `start` to `end` (seconds since the epoch) is split
+/// into equal months (a year's months are its twelfth parts: the grant does not depend on
+/// calendar lengths). Before the period starts one month is due (the payment's own grant);
+/// after it ends, all of them. A period that ends before it starts counts as one month.
+pub fn credit_months_due(start: i64, end: i64, months: u32, now: i64) -> u32 {
+    let months = months.max(1);
+    if end <= start {
+        return 1;
+    }
+    if now <= start {
+        return 1;
+    }
+    let elapsed = i128::from(now - start).min(i128::from(end - start));
+    let begun = elapsed * i128::from(months) / i128::from(end - start) + 1;
+    u32::try_from(begun).unwrap_or(months).min(months)
 }
 
 /// Whole credits a refund takes back from a payment that granted `granted` credits for
@@ -721,6 +742,47 @@ pub struct BillingOverview {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yearly_period_grants_a_month_of_credits_as_each_twelfth_begins() {
+        let (start, end) = (1_000_000, 1_000_000 + 365 * 86_400);
+        let twelfth = (end - start) / 12;
+        assert_eq!(
+            credit_months_due(start, end, 12, start - 5),
+            1,
+            "paid ahead"
+        );
+        assert_eq!(credit_months_due(start, end, 12, start), 1);
+        assert_eq!(credit_months_due(start, end, 12, start + twelfth - 1), 1);
+        assert_eq!(credit_months_due(start, end, 12, start + twelfth), 2);
+        assert_eq!(credit_months_due(start, end, 12, start + 11 * twelfth), 12);
+        assert_eq!(credit_months_due(start, end, 12, end - 1), 12);
+        assert_eq!(
+            credit_months_due(start, end, 12, end + 400 * 86_400),
+            12,
+            "never more"
+        );
+        assert_eq!(
+            credit_months_due(start, start + 30 * 86_400, 1, end),
+            1,
+            "monthly: one"
+        );
+        assert_eq!(
+            credit_months_due(end, start, 12, end),
+            1,
+            "a reversed period"
+        );
+        assert_eq!(
+            credit_months_due(start, end, 0, end),
+            1,
+            "no months counts as one"
+        );
+        assert_eq!(
+            credit_months_due(i64::MIN / 2, i64::MAX / 2, 12, i64::MAX / 2 - 1),
+            12,
+            "no overflow"
+        );
+    }
 
     fn q(pairs: &[(&str, &str)]) -> CheckoutQuery {
         let mut q = CheckoutQuery::default();

@@ -5,6 +5,7 @@
 //! This crate does no I/O and depends on no async runtime, ORM, HTTP client or wasm crate.
 
 pub mod accounts;
+pub mod admin;
 pub mod advice;
 pub mod api;
 pub mod bindings;

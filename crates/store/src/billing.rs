@@ -22,7 +22,7 @@ use crate::entity::{
 };
 use crate::jobs::{NewAnalysis, enqueue_in};
 use crate::{StoreError, StoreResult, begin_write};
-use domain::checkout::refund_credits;
+use domain::checkout::{BillingInterval, SubscriptionStatus, refund_credits};
 use domain::credits::Credits;
 use uuid::Uuid;
 
@@ -383,6 +383,22 @@ pub async fn get_subscription(
     Ok(subscriptions::Entity::find()
         .filter(subscriptions::Column::UserId.eq(user_id))
         .one(db)
+        .await?)
+}
+
+/// Yearly subscriptions whose paid period may still owe monthly credits: every one that is not
+/// paused or ended (a paused one catches up when it resumes; its year was paid in advance).
+pub async fn yearly_subscriptions_owing_months(
+    db: &DatabaseConnection,
+) -> StoreResult<Vec<subscriptions::Model>> {
+    Ok(subscriptions::Entity::find()
+        .filter(subscriptions::Column::BillingInterval.eq(BillingInterval::Yearly.as_str()))
+        .filter(subscriptions::Column::Status.is_not_in([
+            SubscriptionStatus::Paused.as_str(),
+            SubscriptionStatus::Canceled.as_str(),
+        ]))
+        .order_by_asc(subscriptions::Column::Id)
+        .all(db)
         .await?)
 }
 

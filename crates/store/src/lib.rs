@@ -29,6 +29,7 @@ pub mod accounts;
 pub mod affiliates;
 pub mod allowance;
 pub mod api_keys;
+pub mod audit;
 pub mod billing;
 pub mod callbacks;
 mod clock;

@@ -5,9 +5,12 @@ use sea_orm::{
     IntoActiveModel, QueryFilter, QueryOrder, QuerySelect,
 };
 
+use sea_orm::sea_query::Expr;
+
+use crate::audit::{NewAuditEntry, record};
 use crate::clock::now;
 use crate::entity::users;
-use crate::{StoreError, StoreResult};
+use crate::{StoreError, StoreResult, begin_write};
 
 /// A user to create. Every other column starts at the contract's default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -208,13 +211,41 @@ pub async fn set_subscription_plan(
     Ok(())
 }
 
-/// Makes a user a site administrator, or not.
-pub async fn set_admin(db: &DatabaseConnection, id: i64, is_admin: bool) -> StoreResult<()> {
-    let mut user = get_user(db, id).await?.into_active_model();
-    user.is_admin = Set(is_admin);
-    user.updated_at = Set(now());
-    user.update(db).await?;
+/// Makes a user a site administrator at `level` (`support`, `admin` or `owner`, see
+/// `domain::admin::AdminLevel`), or, with `None`, an ordinary user again; `audit` is written in
+/// the same transaction.
+pub async fn set_admin_level(
+    db: &DatabaseConnection,
+    id: i64,
+    level: Option<&str>,
+    audit: &NewAuditEntry,
+) -> StoreResult<()> {
+    let txn = begin_write(db).await?;
+    let changed = users::Entity::update_many()
+        .col_expr(users::Column::IsAdmin, Expr::value(level.is_some()))
+        .col_expr(
+            users::Column::AdminLevel,
+            Expr::value(level.unwrap_or("user").to_owned()),
+        )
+        .col_expr(users::Column::UpdatedAt, Expr::value(now()))
+        .filter(users::Column::Id.eq(id))
+        .exec(&txn)
+        .await?;
+    if changed.rows_affected == 0 {
+        return Err(StoreError::NotFound);
+    }
+    record(&txn, audit).await?;
+    txn.commit().await?;
     Ok(())
+}
+
+/// The administrators, by address.
+pub async fn admins(db: &DatabaseConnection) -> StoreResult<Vec<users::Model>> {
+    Ok(users::Entity::find()
+        .filter(users::Column::IsAdmin.eq(true))
+        .order_by_asc(users::Column::Email)
+        .all(db)
+        .await?)
 }
 
 /// Sets the requests per minute each of a user's API keys may make (`users.api_rate_limit`).

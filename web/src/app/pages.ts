@@ -24,6 +24,7 @@ export const pages = {
   demo: () => import("../features/demo/demo-page"),
   apiDocs: () => import("../features/api-docs/api-docs-page"),
   apiStatus: () => import("../features/api-status/api-status-page"),
+  admin: () => import("../features/admin/admin-page"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -63,6 +64,8 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   payment: pages.checkout,
   "payment-success": pages.checkout,
   "thank-you": pages.checkout,
+  admin: pages.admin,
+  "admin-dashboard": pages.admin,
 };
 
 /** The chunk of the page at `pathname` (the home page's is part of the app). */

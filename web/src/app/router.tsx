@@ -30,8 +30,7 @@ export const contentRoutes = [
 ];
 
 /**
- * Routes of docs/PRODUCT.md §2.1 not built yet (affiliate and partner dashboards, agency
- * contact, admin). Until they exist they show the not-found page, never a placeholder.
+ * Routes of docs/PRODUCT.md §2.1 not built yet (the affiliate pages). Until they exist they show the not-found page, never a placeholder.
  */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
 
@@ -39,8 +38,6 @@ export const laterRoutes = [
   "/affiliate-dashboard",
   "/affiliate-signup",
   "/marketing-materials",
-  "/admin",
-  "/admin-dashboard",
 ];
 
 export const routes: RouteObject[] = [
@@ -93,6 +90,8 @@ export const routes: RouteObject[] = [
           page("/payment", pages.checkout, "PaymentPage"),
           page("/payment-success", pages.checkout, "PaymentSuccessPage"),
           page("/thank-you", pages.checkout, "ThankYouPage"),
+          page("/admin", pages.admin, "AdminPage"),
+          page("/admin-dashboard", pages.admin, "AdminDashboardPage"),
           ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],

@@ -1,6 +1,6 @@
 //! The `sitelens` command line. Each subcommand lives in its own module beside `analyze`
 //! (`serve`, `worker` and `migrate` join it here; `remote` is `analyze --remote`, `users` the
-//! operator's account commands).
+//! operator's account commands, `admin` among them).
 
 use std::process::ExitCode;
 
@@ -36,6 +36,8 @@ pub enum Command {
     SetPlan(users::SetPlanArgs),
     /// Set how many API requests a minute each of an account's keys may make (100 unless set).
     SetApiRateLimit(users::SetApiRateLimitArgs),
+    /// Make an account an administrator, or an ordinary user again.
+    Admin(users::AdminArgs),
     /// Panic on purpose: shows how an internal error is reported (for the tests).
     #[command(hide = true)]
     InternalPanic,
@@ -113,6 +115,7 @@ pub fn run() -> ExitCode {
         Command::Migrate => serve::migrate(&config),
         Command::SetPlan(args) => users::set_plan(args, &config),
         Command::SetApiRateLimit(args) => users::set_api_rate_limit(args, &config),
+        Command::Admin(args) => users::admin(args, &config),
         Command::InternalPanic => panic!("a deliberate panic\nover two lines"),
     }
 }

@@ -1,12 +1,16 @@
 //! The operator's account commands. `sitelens set-plan` gives an account a subscription plan, for
 //! instances that take no payments (a self-hosted team, support, a sales agreement settled
 //! elsewhere); `sitelens set-api-rate-limit` sets how many API requests a minute each of an
-//! account's keys may make (docs/PRODUCT.md §3.4 `apiRateLimit`, 100 unless set).
+//! account's keys may make (docs/PRODUCT.md §3.4 `apiRateLimit`, 100 unless set);
+//! `sitelens admin grant` and `revoke` make the first administrators (docs/PRODUCT.md §6.6),
+//! each change written to the audit log as the operator's.
 
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Subcommand};
+use domain::admin::AdminLevel;
 use server::Config;
+use store::audit::NewAuditEntry;
 
 /// Options of `sitelens set-plan`.
 #[derive(Debug, Args)]
@@ -77,6 +81,99 @@ pub fn set_api_rate_limit(args: SetApiRateLimitArgs, config: &Config) -> ExitCod
             user.email
         ))
     })
+}
+
+/// Options of `sitelens admin`.
+#[derive(Debug, Args)]
+pub struct AdminArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: AdminCommand,
+}
+
+/// The subcommands of `sitelens admin`.
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Make an account an administrator (an owner unless --level says otherwise).
+    Grant(GrantArgs),
+    /// Make an administrator an ordinary user again.
+    Revoke(RevokeArgs),
+}
+
+/// Options of `sitelens admin grant`.
+#[derive(Debug, Args)]
+pub struct GrantArgs {
+    /// The account's e-mail address.
+    pub email: String,
+    /// `support` (reads only), `admin` (reads and changes) or `owner` (also manages
+    /// administrators).
+    #[arg(long, default_value = "owner")]
+    pub level: String,
+}
+
+/// Options of `sitelens admin revoke`.
+#[derive(Debug, Args)]
+pub struct RevokeArgs {
+    /// The account's e-mail address.
+    pub email: String,
+}
+
+/// Runs `sitelens admin grant` or `revoke`.
+pub fn admin(args: AdminArgs, config: &Config) -> ExitCode {
+    match args.command {
+        AdminCommand::Grant(grant) => {
+            let Some(level) = AdminLevel::parse(&grant.level) else {
+                eprintln!(
+                    "sitelens: unknown admin level '{}' (one of: support, admin, owner)",
+                    grant.level
+                );
+                return ExitCode::from(2);
+            };
+            on_account(config, &grant.email, |db, user| async move {
+                let entry = NewAuditEntry::operator(
+                    "admin.grant",
+                    "user",
+                    Some(user.id.to_string()),
+                    serde_json::json!({
+                        "email": user.email,
+                        "from": admin_level_name(&user),
+                        "to": level.as_str(),
+                    }),
+                );
+                store::users::set_admin_level(&db, user.id, Some(level.as_str()), &entry).await?;
+                Ok(format!(
+                    "{} is now an administrator at the {} level.",
+                    user.email,
+                    level.as_str()
+                ))
+            })
+        }
+        AdminCommand::Revoke(revoke) => on_account(config, &revoke.email, |db, user| async move {
+            if AdminLevel::of(user.is_admin, &user.admin_level).is_none() {
+                return Ok(format!(
+                    "{} is not an administrator; nothing changed.",
+                    user.email
+                ));
+            }
+            let entry = NewAuditEntry::operator(
+                "admin.revoke",
+                "user",
+                Some(user.id.to_string()),
+                serde_json::json!({
+                    "email": user.email,
+                    "from": admin_level_name(&user),
+                    "to": "user",
+                }),
+            );
+            store::users::set_admin_level(&db, user.id, None, &entry).await?;
+            Ok(format!("{} is no longer an administrator.", user.email))
+        }),
+    }
+}
+
+/// The user's admin level by name, `user` for anyone who is not an administrator.
+fn admin_level_name(user: &store::entity::users::Model) -> &'static str {
+    AdminLevel::of(user.is_admin, &user.admin_level).map_or("user", AdminLevel::as_str)
 }
 
 /// Runs `change` on the account with the address `email` and prints the line it returns; an

@@ -4,11 +4,13 @@
 //! extractors still to come (the signed-in user, the admin, an API key) slot in beside these
 //! without touching the handlers that do not use them.
 
+mod admin;
 mod api_key;
 mod client_ip;
 mod json;
 mod session;
 
+pub use admin::AdminUser;
 pub use api_key::{ApiCaller, V1Json, gate};
 pub use client_ip::{ClientIp, TrustedProxies};
 pub use json::ApiJson;

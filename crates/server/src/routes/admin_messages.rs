@@ -11,7 +11,7 @@ use domain::contact::{ContactMessagePage, ContactMessageView, OutboxEmailView, O
 
 use super::parse_row_id;
 use crate::error::{AppError, AppResult};
-use crate::extract::admin::AdminUser;
+use crate::extract::AdminUser;
 use crate::services::admin_messages::{self as service, MessagesQuery, OutboxQuery};
 use crate::state::AppState;
 

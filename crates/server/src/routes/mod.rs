@@ -4,6 +4,7 @@
 //! API routers use paths relative to `/api`, where `app` nests them.
 
 pub mod accounts;
+pub mod admin;
 pub mod admin_messages;
 pub mod analyses;
 pub mod api_keys;

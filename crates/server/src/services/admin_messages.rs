@@ -9,7 +9,7 @@ use store::entity::{contact_messages, email_outbox};
 use store::{DatabaseConnection, StoreError};
 
 use crate::error::{AppError, AppResult};
-use crate::extract::admin::AdminUser;
+use crate::extract::AdminUser;
 use crate::services::mail::{Mailer, RetryOutcome};
 
 /// Rows on one page of a list.
@@ -68,7 +68,12 @@ pub async fn list_messages(
     db: &DatabaseConnection,
     query: MessagesQuery,
 ) -> AppResult<ContactMessagePage> {
-    let kind = match query.kind.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let kind = match query
+        .kind
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
         Some(k) => Some(
             ContactKind::parse(k)
@@ -81,7 +86,12 @@ pub async fn list_messages(
                 .to_owned(),
         ),
     };
-    let status = match query.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let status = match query
+        .status
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
         Some(s @ ("new" | "answered")) => Some(s.to_owned()),
         Some(_) => {
@@ -90,7 +100,9 @@ pub async fn list_messages(
             ));
         }
     };
-    let search = query.q.map(|q| q.trim().chars().take(200).collect::<String>());
+    let search = query
+        .q
+        .map(|q| q.trim().chars().take(200).collect::<String>());
     let filter = store::contact::MessageFilter {
         kind,
         status,
@@ -142,15 +154,10 @@ pub async fn mark_answered(
         None,
         serde_json::json!({"kind": before.kind, "from": before.email, "subject": before.subject}),
     );
-    let changed = store::contact::mark_contact_answered(
-        db,
-        id,
-        &admin.user.email,
-        store::now(),
-        &audit,
-    )
-    .await
-    .map_err(message_not_found)?;
+    let changed =
+        store::contact::mark_contact_answered(db, id, &admin.user.email, store::now(), &audit)
+            .await
+            .map_err(message_not_found)?;
     if !changed {
         return Err(AppError::Conflict(
             "This message is already marked answered.".to_owned(),
@@ -170,7 +177,12 @@ pub struct OutboxQuery {
 
 /// A page of outbox e-mails, newest first.
 pub async fn list_outbox(db: &DatabaseConnection, query: OutboxQuery) -> AppResult<OutboxPage> {
-    let status = match query.status.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let status = match query
+        .status
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
         Some(s @ ("sent" | "pending" | "failed")) => Some(s),
         Some(_) => {
@@ -200,12 +212,16 @@ pub async fn retry_email(
     id: i64,
 ) -> AppResult<OutboxEmailView> {
     admin.require_change()?;
-    let row = store::outbox::get_email(db, id).await.map_err(|e| match e {
-        StoreError::NotFound => AppError::NotFound("E-mail not found.".to_owned()),
-        e => e.into(),
-    })?;
+    let row = store::outbox::get_email(db, id)
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound => AppError::NotFound("E-mail not found.".to_owned()),
+            e => e.into(),
+        })?;
     if row.sent_at.is_some() {
-        return Err(AppError::Conflict("This e-mail was already sent.".to_owned()));
+        return Err(AppError::Conflict(
+            "This e-mail was already sent.".to_owned(),
+        ));
     }
     let audit = admin.audit_entry(
         "email.retry",
@@ -214,10 +230,13 @@ pub async fn retry_email(
         None,
         serde_json::json!({"to": row.to_address, "subject": row.subject, "attempts": row.attempts}),
     );
-    match mailer.retry_now(db, &row, &audit).await.map_err(|e| match e {
-        crate::services::mail::MailError::Store(e) => AppError::from(e),
-        crate::services::mail::MailError::Setup(m) => AppError::Conflict(m),
-    })? {
+    match mailer
+        .retry_now(db, &row, &audit)
+        .await
+        .map_err(|e| match e {
+            crate::services::mail::MailError::Store(e) => AppError::from(e),
+            crate::services::mail::MailError::Setup(m) => AppError::Conflict(m),
+        })? {
         RetryOutcome::MailOff => Err(AppError::Conflict(
             "Mail sending is off: set SITELENS_SMTP_URL to send e-mail.".to_owned(),
         )),

@@ -11,6 +11,8 @@
 //! - Rate windows before the previous minute are removed (the limiter clears a key's own only
 //!   when the key is used again).
 //! - Expired sessions are removed.
+//! - Yearly plans get the monthly credits of each month of their paid year as it begins
+//!   ([`crate::services::billing::grant_due_plan_months`]; each month's grant is made once).
 
 use std::time::Duration;
 
@@ -36,6 +38,19 @@ pub struct Swept {
     pub rate_windows: u64,
     /// Expired sessions removed.
     pub sessions: u64,
+    /// Months of yearly plans' credits granted.
+    pub plan_months: u64,
+}
+
+/// Why a sweep stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// Granting a plan's month failed.
+    #[error(transparent)]
+    Billing(#[from] crate::services::billing::BillingError),
 }
 
 /// The oldest API call kept at `now`.
@@ -44,10 +59,7 @@ pub fn api_calls_kept_since(now: DateTime<Utc>) -> DateTime<Utc> {
 }
 
 /// One sweep as of `now` (the caller's clock, so tests can sweep as if days had passed).
-pub async fn sweep(
-    db: &DatabaseConnection,
-    now: DateTime<Utc>,
-) -> Result<Swept, store::StoreError> {
+pub async fn sweep(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<Swept, SweepError> {
     let window = rate_window(now.timestamp_millis());
     Ok(Swept {
         idempotency_keys: store::jobs::expire_idempotency_keys(
@@ -62,6 +74,7 @@ pub async fn sweep(
         )
         .await?,
         sessions: store::sessions::delete_expired_sessions(db, now).await?,
+        plan_months: crate::services::billing::grant_due_plan_months(db, now).await?,
     })
 }
 

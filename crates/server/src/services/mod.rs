@@ -7,6 +7,7 @@ pub mod admin_messages;
 pub mod analyses;
 pub mod api;
 pub mod api_keys;
+pub mod audit;
 pub mod billing;
 pub mod blobs;
 pub mod callbacks;

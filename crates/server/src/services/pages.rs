@@ -410,6 +410,9 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
             "A Sitelens website analysis report.",
         ),
         "/dashboard" => hidden("Dashboard", "Your Sitelens reports and credits."),
+        // docs/PRODUCT.md §6.6: the admin area (the app shows the not-found page to anyone
+        // who is not an administrator).
+        "/admin" | "/admin-dashboard" => hidden("Admin", "The Sitelens admin area."),
         // docs/PRODUCT.md §7.10: the checkout and payment pages (Stripe, or test payments).
         "/stripe-checkout"
         | "/checkout"

@@ -392,6 +392,20 @@ pub async fn join_team(db: &store::DatabaseConnection, owner: i64, member: i64, 
         .expect("join");
 }
 
+/// Makes the user an administrator at `level` (`support`, `admin` or `owner`), as
+/// `sitelens admin grant` does.
+pub async fn make_admin(db: &store::DatabaseConnection, user_id: i64, level: &str) {
+    let entry = store::audit::NewAuditEntry::operator(
+        "admin.grant",
+        "user",
+        Some(user_id.to_string()),
+        serde_json::json!({ "level": level }),
+    );
+    store::users::set_admin_level(db, user_id, Some(level), &entry)
+        .await
+        .expect("make admin");
+}
+
 /// Waits, if needed, for a window with at least 20 seconds left, so a short test's requests
 /// all fall in one window (the windows are the wall clock's minutes).
 pub async fn fresh_window() {

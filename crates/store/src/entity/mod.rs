@@ -1,6 +1,7 @@
 //! sea-orm entities, one module per table. Columns are the fields of docs/PRODUCT.md §3 in
 //! snake_case.
 
+pub mod admin_audit_log;
 pub mod affiliate_clicks;
 pub mod affiliate_conversions;
 pub mod affiliate_payouts;

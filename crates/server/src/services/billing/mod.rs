@@ -635,6 +635,51 @@ async fn grant_period(
     Ok(grant == Grant::Granted)
 }
 
+/// Grants the monthly credits of yearly plans as each month of their paid year begins
+/// (`domain::checkout::credit_months_due`; the first month's came with the year's payment). Each
+/// month's grant has its own purchase id (the subscription, its period and the month), so a
+/// month is granted once however often and wherever this runs. Returns the grants made.
+pub async fn grant_due_plan_months(
+    db: &DatabaseConnection,
+    now: DateTime<Utc>,
+) -> Result<u64, BillingError> {
+    let mut granted = 0;
+    for sub in store::billing::yearly_subscriptions_owing_months(db).await? {
+        let Some(credits) = rules::monthly_credits(&sub.plan_id).flatten() else {
+            continue; // unlimited, or a plan this version does not know
+        };
+        let start = sub.current_period_start.timestamp();
+        let due = rules::credit_months_due(
+            start,
+            sub.current_period_end.timestamp(),
+            BillingInterval::Yearly.months(),
+            now.timestamp(),
+        );
+        let subscription = sub
+            .stripe_subscription_id
+            .clone()
+            .unwrap_or_else(|| format!("sub_row_{}", sub.id));
+        for month in 2..=due {
+            let grant = store::credits::grant_purchase(
+                db,
+                &Purchase {
+                    user_id: sub.user_id,
+                    payment_id: format!("{subscription}:{start}:month-{month}"),
+                    credits: Credits::whole(credits),
+                    // The year was paid by its invoice; a month's grant is not a payment.
+                    amount_paid_cents: 0,
+                    package_type: sub.plan_id.clone(),
+                },
+            )
+            .await?;
+            if grant == Grant::Granted {
+                granted += 1;
+            }
+        }
+    }
+    Ok(granted)
+}
+
 async fn invoice_paid(
     db: &DatabaseConnection,
     invoice_id: &str,

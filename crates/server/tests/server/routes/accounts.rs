@@ -133,7 +133,7 @@ impl<'a> Browser<'a> {
         .await
     }
 
-    async fn sign_in(&mut self, email: &str, password: &str) -> Answer {
+    pub(crate) async fn sign_in(&mut self, email: &str, password: &str) -> Answer {
         self.post(
             "/api/accounts/sign-in",
             json!({"email": email, "password": password}),

@@ -67,9 +67,7 @@ pub(crate) async fn cast<'a>(web: &'a Web, db: &store::DatabaseConnection) -> Ca
     for (id, role) in [(member_id, "member"), (team_admin_id, "admin")] {
         join_team(db, owner_id, id, role).await;
     }
-    store::users::set_admin(db, site_admin_id, true)
-        .await
-        .expect("make admin");
+    crate::support::make_admin(db, site_admin_id, "admin").await;
     Cast {
         owner,
         owner_id,

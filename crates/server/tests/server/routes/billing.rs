@@ -45,10 +45,19 @@ fn stripe_config(db: &TestDb, api_base: &str) -> server::Config {
 /// A new account signed in on its own browser, and its id.
 async fn signed_up<'a>(web: &'a Web, email: &str, username: &str) -> (Browser<'a>, i64) {
     let mut browser = Browser::new(web);
-    let id = browser.sign_up(email, username).await.json["account"]["id"]
+    let answer = browser.sign_up(email, username).await;
+    let id = answer.json["account"]["id"]
         .as_i64()
-        .expect("id");
+        .unwrap_or_else(|| panic!("signed up: {}", answer.json));
     (browser, id)
+}
+
+/// A fresh browser signed in to the account with the address (its old session ended).
+async fn signed_in_again<'a>(web: &'a Web, email: &str) -> Browser<'a> {
+    let mut browser = Browser::new(web);
+    let answer = browser.sign_in(email, super::accounts::PASSWORD).await;
+    assert_eq!(answer.status, 200, "{}", answer.json);
+    browser
 }
 
 async fn credits(b: &mut Browser<'_>) -> i64 {
@@ -1168,6 +1177,124 @@ async fn refunds_count_what_each_adds_and_reach_a_plans_invoice() {
                 (false, Credits::whole(10))
             ]
         );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_yearly_plan_grants_each_months_credits_as_the_month_begins() {
+    each_engine(|db: TestDb| async move {
+        let engine = db.engine;
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+        let (mut yearly, yearly_id) = signed_up(&app.web, "yearly@example.com", "yearly").await;
+        let (mut monthly, _) = signed_up(&app.web, "monthly@example.com", "monthly").await;
+        for (b, interval) in [(&mut yearly, "yearly"), (&mut monthly, "monthly")] {
+            let started = checkout(
+                b,
+                json!({"package": "business-plan", "interval": interval, "seats": "0"}),
+            )
+            .await;
+            assert_eq!(started.status, 200, "{engine:?}: {}", started.json);
+            let id = checkout_id(&started);
+            let paid = b
+                .post(&format!("/api/test-payments/{id}/pay"), json!({}))
+                .await;
+            assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+            assert_eq!(
+                credits(b).await,
+                20,
+                "{interval}: the first month's credits"
+            );
+        }
+        let sub = store::billing::get_subscription(&store_db, yearly_id)
+            .await
+            .expect("read")
+            .expect("subscription");
+        let (start, end) = (sub.current_period_start, sub.current_period_end);
+        let twelfth = (end - start) / 12;
+        // The hourly sweep grants them (`sweep` also ends sessions as of its clock, so the
+        // later steps call its grant step alone and keep the browser signed in).
+        let sweep = |at| server::services::billing::grant_due_plan_months(&store_db, at);
+
+        // Within the first month nothing more is due.
+        let swept =
+            server::services::maintenance::sweep(&store_db, start + chrono::Duration::days(1))
+                .await
+                .expect("sweep");
+        assert_eq!(swept.plan_months, 0, "{engine:?}");
+        assert_eq!(
+            sweep(start + twelfth - chrono::Duration::minutes(1))
+                .await
+                .expect("grant"),
+            0
+        );
+        assert_eq!(credits(&mut yearly).await, 20);
+
+        // The second month begins: its credits, once however often the sweep runs.
+        let swept = server::services::maintenance::sweep(&store_db, start + twelfth)
+            .await
+            .expect("sweep");
+        assert_eq!(swept.plan_months, 1, "{engine:?}");
+        for _ in 0..3 {
+            assert_eq!(sweep(start + twelfth).await.expect("grant"), 0);
+        }
+        let mut yearly = signed_in_again(&app.web, "yearly@example.com").await;
+        assert_eq!(credits(&mut yearly).await, 40, "{engine:?}");
+        let mut monthly = signed_in_again(&app.web, "monthly@example.com").await;
+        assert_eq!(
+            credits(&mut monthly).await,
+            20,
+            "a monthly plan renews by invoice"
+        );
+
+        // Paused, the plan waits; resumed, it catches up on the months its year paid for.
+        let paused = yearly
+            .post("/api/billing/subscription", json!({"action": "pause"}))
+            .await;
+        assert_eq!(
+            paused.json["subscription"]["status"], "paused",
+            "{}",
+            paused.json
+        );
+        assert_eq!(
+            sweep(start + twelfth * 3).await.expect("grant"),
+            0,
+            "{engine:?}"
+        );
+        let resumed = yearly
+            .post("/api/billing/subscription", json!({"action": "resume"}))
+            .await;
+        assert_eq!(resumed.json["subscription"]["status"], "active");
+        assert_eq!(
+            sweep(start + twelfth * 3).await.expect("grant"),
+            2,
+            "months three and four"
+        );
+        assert_eq!(credits(&mut yearly).await, 80);
+
+        // Past the year's end every month was granted, and never more than twelve.
+        sweep(end + chrono::Duration::days(40))
+            .await
+            .expect("sweep");
+        assert_eq!(
+            credits(&mut yearly).await,
+            240,
+            "{engine:?}: twelve months of 20"
+        );
+
+        // The next year's invoice starts its own twelve months.
+        let renewed = yearly.post("/api/test-payments/renewal", json!({})).await;
+        assert_eq!(renewed.status, 200, "{}", renewed.json);
+        assert_eq!(credits(&mut yearly).await, 260);
+        let next = store::billing::get_subscription(&store_db, yearly_id)
+            .await
+            .expect("read")
+            .expect("subscription");
+        let second_month =
+            next.current_period_start + (next.current_period_end - next.current_period_start) / 12;
+        assert_eq!(sweep(second_month).await.expect("grant"), 1, "{engine:?}");
+        assert_eq!(credits(&mut yearly).await, 280);
     })
     .await;
 }

@@ -2,6 +2,7 @@
 //! its malformed requests for the table test below.
 
 mod accounts;
+pub(crate) mod admin;
 mod analyses;
 pub(crate) mod api_keys;
 pub(crate) mod api_v1;
