@@ -3,6 +3,7 @@
 
 mod accounts;
 pub(crate) mod admin;
+mod admin_messages;
 mod analyses;
 pub(crate) mod api_keys;
 pub(crate) mod api_v1;
