@@ -1,4 +1,4 @@
-import { test, expect, shot } from "./fixtures";
+import { test, expect, grantAdmin, shot } from "./fixtures";
 
 test("the enterprise form shows its errors, then sends and lands on /thank-you", async ({ page }, info) => {
   await page.goto("/pricing");
@@ -64,4 +64,47 @@ test("/partners keeps its content and has the partner enquiry under Talk to us",
   await form.getByRole("button", { name: "Send enquiry" }).click();
   await expect(page).toHaveURL(/\/thank-you\?from=partner$/);
   await expect(page.getByText("Thanks for your interest in partnering")).toBeVisible();
+});
+
+test("an admin finds the enterprise message, marks it answered and reads the outbox", async ({ page }, info) => {
+  const stamp = Date.now();
+  await page.goto("/enterprise-contact");
+  await page.getByLabel("Name", { exact: true }).fill("Charles Babbage");
+  await page.getByLabel("Work email").fill("charles@difference.example");
+  await page.getByLabel("Company", { exact: true }).fill(`Difference Engines ${stamp}`);
+  await page.getByLabel("Company size").selectOption("1000+");
+  await page.getByLabel("Expected reports a month").selectOption("over-2000");
+  await page.getByLabel("What do you need?").fill("A self-hosted installation for 40 teams.");
+  await page.getByRole("button", { name: "Contact sales" }).click();
+  await expect(page).toHaveURL(/\/thank-you\?from=enterprise$/);
+
+  const email = `sales-ops-${stamp}@example.com`;
+  await page.goto("/accounts/sign-up");
+  await page.getByLabel("First name").fill("Grace");
+  await page.getByLabel("Last name").fill("Hopper");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Username").fill(`salesops${stamp}`);
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  grantAdmin(email, "admin");
+
+  await page.goto("/admin?tab=messages");
+  await page.getByRole("button", { name: "Enterprise", exact: true }).click();
+  await page.getByLabel("Search").fill(`Difference Engines ${stamp}`);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByRole("row")).toHaveCount(2);
+  await page.getByRole("button", { name: "View the message from Charles Babbage" }).click();
+  const message = page.getByRole("article");
+  await expect(message.getByText("1,000 employees or more")).toBeVisible();
+  await expect(message.getByText("A self-hosted installation for 40 teams.")).toBeVisible();
+  await shot(page, info, "admin-messages");
+  await message.getByRole("button", { name: "Mark answered" }).click();
+  await expect(message.getByText(`by ${email}`)).toBeVisible();
+  await expect(message.getByRole("button", { name: "Mark answered" })).toHaveCount(0);
+
+  await page.goto("/admin?tab=outbox");
+  await expect(page.getByRole("heading", { name: "Mail outbox" })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: email }).first()).toBeVisible();
+  await shot(page, info, "admin-outbox");
 });
