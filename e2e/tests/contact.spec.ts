@@ -20,7 +20,7 @@ test("the enterprise form shows its errors, then sends and lands on /thank-you",
   await shot(page, info, "enterprise-contact-errors");
 
   await page.getByLabel("Work email").fill("ada@analytical.example");
-  await page.getByLabel("Company", { exact: true }).fill("Analytical Engines");
+  await page.getByRole("textbox", { name: "Company", exact: true }).fill("Analytical Engines");
   await page.getByLabel("Company size").selectOption("250-999");
   await page.getByLabel("Expected reports a month").selectOption("500-2000");
   await page.getByLabel("Phone").fill("+44 20 7946 0000");
@@ -56,7 +56,7 @@ test("/partners keeps its content and has the partner enquiry under Talk to us",
   await expect(form).toBeVisible();
   await form.getByLabel("Name", { exact: true }).fill("Linus");
   await form.getByLabel("Email", { exact: true }).fill("linus@host.example");
-  await form.getByLabel("Company", { exact: true }).fill("Host Co");
+  await form.getByRole("textbox", { name: "Company", exact: true }).fill("Host Co");
   await form.getByLabel("Kind of partnership").selectOption("hosting");
   await form.getByLabel("What would you build with Sitelens?").fill("Audits in our control panel.");
   await form.scrollIntoViewIfNeeded();
@@ -71,7 +71,7 @@ test("an admin finds the enterprise message, marks it answered and reads the out
   await page.goto("/enterprise-contact");
   await page.getByLabel("Name", { exact: true }).fill("Charles Babbage");
   await page.getByLabel("Work email").fill("charles@difference.example");
-  await page.getByLabel("Company", { exact: true }).fill(`Difference Engines ${stamp}`);
+  await page.getByRole("textbox", { name: "Company", exact: true }).fill(`Difference Engines ${stamp}`);
   await page.getByLabel("Company size").selectOption("1000+");
   await page.getByLabel("Expected reports a month").selectOption("over-2000");
   await page.getByLabel("What do you need?").fill("A self-hosted installation for 40 teams.");
