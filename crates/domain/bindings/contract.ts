@@ -1344,6 +1344,240 @@ subject: string,
  */
 message: string, };
 
+export type ContactKind = "general" | "enterprise" | "agency" | "partner";
+
+export type Choice = { 
+/**
+ * The value the form sends.
+ */
+value: string, 
+/**
+ * What the visitor reads.
+ */
+label: string, };
+
+export type ContactChoices = { 
+/**
+ * Enterprise: company size.
+ */
+companySizes: Array<Choice>, 
+/**
+ * Enterprise: expected reports a month.
+ */
+monthlyReports: Array<Choice>, 
+/**
+ * Agency: number of clients.
+ */
+agencyClients: Array<Choice>, 
+/**
+ * Partner: kind of partnership.
+ */
+partnerships: Array<Choice>, };
+
+export type EnterpriseContactForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * Work e-mail address.
+ */
+email: string, 
+/**
+ * Company.
+ */
+company: string, 
+/**
+ * Job title (optional).
+ */
+jobTitle: string, 
+/**
+ * One of [`COMPANY_SIZES`].
+ */
+companySize: string, 
+/**
+ * One of [`MONTHLY_REPORTS`].
+ */
+monthlyReports: string, 
+/**
+ * Phone number (optional).
+ */
+phone: string, 
+/**
+ * What they need.
+ */
+message: string, };
+
+export type AgencyContactForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * E-mail address.
+ */
+email: string, 
+/**
+ * The agency's name.
+ */
+agency: string, 
+/**
+ * One of [`AGENCY_CLIENTS`].
+ */
+clients: string, 
+/**
+ * The agency's website (optional).
+ */
+website: string, 
+/**
+ * What they need.
+ */
+message: string, };
+
+export type PartnerEnquiryForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * E-mail address.
+ */
+email: string, 
+/**
+ * Company.
+ */
+company: string, 
+/**
+ * One of [`PARTNERSHIPS`].
+ */
+partnership: string, 
+/**
+ * The company's website (optional).
+ */
+website: string, 
+/**
+ * What they build and how Sitelens would fit.
+ */
+message: string, };
+
+export type ContactDetail = { 
+/**
+ * What it is ("Company").
+ */
+label: string, 
+/**
+ * Its value.
+ */
+value: string, };
+
+export type MessageStatus = "new" | "answered";
+
+export type ContactMessageView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The form it came through.
+ */
+kind: ContactKind, 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * The sender's address.
+ */
+email: string, 
+/**
+ * The subject.
+ */
+subject: string, 
+/**
+ * The message.
+ */
+message: string, 
+/**
+ * The form's other fields.
+ */
+details: Array<ContactDetail>, 
+/**
+ * New or answered.
+ */
+status: MessageStatus, 
+/**
+ * When it came (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it was marked answered (RFC 3339).
+ */
+answeredAt: string | null, 
+/**
+ * Who marked it answered.
+ */
+answeredBy: string | null, };
+
+export type ContactMessagePage = { 
+/**
+ * The messages.
+ */
+messages: Array<ContactMessageView>, 
+/**
+ * Pass as `before` for the next page; `None` on the last.
+ */
+nextBefore: number | null, };
+
+export type OutboxStatus = "sent" | "pending" | "failed";
+
+export type OutboxEmailView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The recipient.
+ */
+to: string, 
+/**
+ * The Reply-To address, when set.
+ */
+replyTo: string | null, 
+/**
+ * The subject.
+ */
+subject: string, 
+/**
+ * Sent, pending or failed.
+ */
+status: OutboxStatus, 
+/**
+ * Sending attempts so far.
+ */
+attempts: number, 
+/**
+ * The last attempt's error.
+ */
+lastError: string | null, 
+/**
+ * When it was queued (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it was sent (RFC 3339).
+ */
+sentAt: string | null, };
+
+export type OutboxPage = { 
+/**
+ * The e-mails.
+ */
+emails: Array<OutboxEmailView>, 
+/**
+ * Pass as `before` for the next page; `None` on the last.
+ */
+nextBefore: number | null, };
+
 export type GoodRange = { 
 /**
  * Machine id, for example `fcp`.

@@ -8,7 +8,8 @@ use ts_rs::{Config, TS};
 
 use crate::{
     accounts, admin, admin_area, affiliates, api, callbacks, checkout, commerce, constants,
-    credits, forms, performance, professional, report, robots, score, site_url, snippet, status,
+    contact, credits, forms, performance, professional, report, robots, score, site_url, snippet,
+    status,
 };
 
 macro_rules! declarations {
@@ -106,6 +107,19 @@ pub fn typescript() -> String {
         forms::CalculatorInput,
         forms::Registration,
         forms::ContactForm,
+        contact::ContactKind,
+        contact::Choice,
+        contact::ContactChoices,
+        contact::EnterpriseContactForm,
+        contact::AgencyContactForm,
+        contact::PartnerEnquiryForm,
+        contact::ContactDetail,
+        contact::MessageStatus,
+        contact::ContactMessageView,
+        contact::ContactMessagePage,
+        contact::OutboxStatus,
+        contact::OutboxEmailView,
+        contact::OutboxPage,
         performance::GoodRange,
         performance::MeasuredMetrics,
         performance::FilledMetrics,

@@ -16,6 +16,7 @@ pub mod callbacks;
 pub mod checkout;
 pub mod commerce;
 pub mod constants;
+pub mod contact;
 pub mod credits;
 pub mod entitlement;
 pub mod forms;

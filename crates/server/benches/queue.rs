@@ -193,6 +193,7 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        sales_email: None,
         oidc: None,
         stripe: None,
         referral_salt: None,

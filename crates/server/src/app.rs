@@ -15,9 +15,9 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, admin, admin_affiliates, affiliates, analyses, api_keys, api_v1, billing,
-    callback_secret, contact, dashboard, demo, files, health, oidc, pages, progress, reports,
-    results, stats, teams, trial, webhooks,
+    accounts, admin, admin_affiliates, admin_messages, affiliates, analyses, api_keys, api_v1,
+    billing, callback_secret, contact, dashboard, demo, files, health, oidc, pages, progress,
+    reports, results, stats, teams, trial, webhooks,
 };
 use crate::state::AppState;
 
@@ -46,6 +46,7 @@ pub fn router(state: AppState) -> Router {
         .merge(api_keys::router())
         .merge(callback_secret::router())
         .merge(admin::router())
+        .merge(admin_messages::router())
         .nest("/v1", api_v1::router(state.clone()))
         .merge(oidc::router())
         .merge(demo::api_router())

@@ -43,6 +43,7 @@ pub const VARIABLES: [(&str, &str); 30] = [
     ("SITELENS_ACCOUNTS_URL", ""),
     ("SITELENS_SMTP_URL", ""),
     ("SITELENS_MAIL_FROM", "Sitelens <no-reply@sitelens.invalid>"),
+    ("SITELENS_SALES_EMAIL", ""),
     ("SITELENS_OIDC_ISSUER", ""),
     ("SITELENS_OIDC_CLIENT_ID", ""),
     ("SITELENS_OIDC_CLIENT_SECRET", ""),
@@ -404,6 +405,9 @@ pub struct Config {
     pub smtp_url: Option<Secret>,
     /// `SITELENS_MAIL_FROM`: the sender of account mail.
     pub mail_from: String,
+    /// `SITELENS_SALES_EMAIL`: where contact, enterprise, agency and partner messages are
+    /// mailed (Reply-To the sender); empty keeps them in the admin area only.
+    pub sales_email: Option<String>,
     /// `SITELENS_OIDC_*`: sign-in through an OpenID Connect provider, when an issuer is set.
     pub oidc: Option<OidcSettings>,
     /// `SITELENS_STRIPE_*`: Stripe takes the payments; `None` is the labelled test-payment
@@ -585,6 +589,16 @@ impl Config {
                 ),
             )
         })?;
+        let sales_email = match get("SITELENS_SALES_EMAIL").trim() {
+            "" => None,
+            email if domain::forms::is_valid_email(email) => Some(email.to_owned()),
+            email => {
+                return Err(error(
+                    "SITELENS_SALES_EMAIL",
+                    format!("expected an e-mail address such as sales@example.com, got {email:?}"),
+                ));
+            }
+        };
         let log_filter = get("RUST_LOG");
         tracing_subscriber::EnvFilter::try_new(&log_filter)
             .map_err(|e| error("RUST_LOG", format!("not a log filter ({e})")))?;
@@ -607,6 +621,7 @@ impl Config {
             accounts_url,
             smtp_url,
             mail_from,
+            sales_email,
             oidc: parse_oidc(get)?,
             stripe: parse_stripe(get)?,
             referral_salt: Some(get("SITELENS_REFERRAL_SALT"))

@@ -45,6 +45,7 @@ pub fn config(url: String, dir: &std::path::Path) -> Config {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        sales_email: None,
         stripe: None,
         referral_salt: None,
         oidc: None,

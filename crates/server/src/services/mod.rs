@@ -3,6 +3,7 @@
 //! one becomes.
 
 pub mod accounts;
+pub mod admin_messages;
 pub mod admin_overview;
 pub mod admin_records;
 pub mod admin_users;

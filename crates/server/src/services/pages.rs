@@ -525,6 +525,8 @@ const SITEMAP: &[&str] = &[
     "/about",
     "/faq",
     "/contact",
+    "/enterprise-contact",
+    "/agency-contact",
     "/privacy",
     "/terms",
     "/cookies",

@@ -127,8 +127,13 @@ both!(contact_messages_are_stored, |db, engine| {
         email: "ann@example.com".into(),
         subject: "Hello".into(),
         message: "A question about pricing.".into(),
+        kind: "general".into(),
+        details: "[]".into(),
     };
-    let id = save_contact_message(&db, &message).await.expect("save");
+    let (id, mail) = save_contact_message(&db, &message, None)
+        .await
+        .expect("save");
+    assert_eq!(mail, None);
     let stored = recent_contact_messages(&db, 5).await.expect("list");
     assert_eq!(stored.len(), 1);
     assert_eq!(

@@ -4,6 +4,7 @@
 mod accounts;
 pub(crate) mod admin;
 mod admin_affiliates;
+mod admin_messages;
 mod admin_users;
 mod affiliates;
 mod analyses;
