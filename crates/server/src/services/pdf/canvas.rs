@@ -7,6 +7,7 @@
 //! the canvas keeps a cursor `y` for flowing content and a current page that drawing goes to;
 //! the document can return to an earlier page (the table of contents is drawn last).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use printpdf::{
@@ -101,9 +102,124 @@ fn is_rtl(c: char) -> bool {
     matches!(u32::from(c), 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF)
 }
 
+/// Arabic letters with the first (isolated) of their presentation forms (Arabic Presentation
+/// Forms-B, in the order isolated, final, initial, medial) and how many forms they have: 1 joins
+/// neither neighbour, 2 joins only the letter before it, 4 joins both.
+const ARABIC: [(char, u32, u8); 36] = [
+    ('\u{0621}', 0xFE80, 1),
+    ('\u{0622}', 0xFE81, 2),
+    ('\u{0623}', 0xFE83, 2),
+    ('\u{0624}', 0xFE85, 2),
+    ('\u{0625}', 0xFE87, 2),
+    ('\u{0626}', 0xFE89, 4),
+    ('\u{0627}', 0xFE8D, 2),
+    ('\u{0628}', 0xFE8F, 4),
+    ('\u{0629}', 0xFE93, 2),
+    ('\u{062A}', 0xFE95, 4),
+    ('\u{062B}', 0xFE99, 4),
+    ('\u{062C}', 0xFE9D, 4),
+    ('\u{062D}', 0xFEA1, 4),
+    ('\u{062E}', 0xFEA5, 4),
+    ('\u{062F}', 0xFEA9, 2),
+    ('\u{0630}', 0xFEAB, 2),
+    ('\u{0631}', 0xFEAD, 2),
+    ('\u{0632}', 0xFEAF, 2),
+    ('\u{0633}', 0xFEB1, 4),
+    ('\u{0634}', 0xFEB5, 4),
+    ('\u{0635}', 0xFEB9, 4),
+    ('\u{0636}', 0xFEBD, 4),
+    ('\u{0637}', 0xFEC1, 4),
+    ('\u{0638}', 0xFEC5, 4),
+    ('\u{0639}', 0xFEC9, 4),
+    ('\u{063A}', 0xFECD, 4),
+    ('\u{0641}', 0xFED1, 4),
+    ('\u{0642}', 0xFED5, 4),
+    ('\u{0643}', 0xFED9, 4),
+    ('\u{0644}', 0xFEDD, 4),
+    ('\u{0645}', 0xFEE1, 4),
+    ('\u{0646}', 0xFEE5, 4),
+    ('\u{0647}', 0xFEE9, 4),
+    ('\u{0648}', 0xFEED, 2),
+    ('\u{0649}', 0xFEEF, 2),
+    ('\u{064A}', 0xFEF1, 4),
+];
+
+/// Lam followed by an alef is one ligature: the alef and the ligature's isolated form.
+const LAM_ALEF: [(char, u32); 4] = [
+    ('\u{0622}', 0xFEF5),
+    ('\u{0623}', 0xFEF7),
+    ('\u{0625}', 0xFEF9),
+    ('\u{0627}', 0xFEFB),
+];
+
+fn arabic_forms(c: char) -> Option<(u32, u8)> {
+    ARABIC
+        .iter()
+        .find(|(letter, _, _)| *letter == c)
+        .map(|&(_, isolated, forms)| (isolated, forms))
+}
+
+/// Marks (vowel signs and the like) that sit on a letter without breaking its joins.
+fn is_transparent(c: char) -> bool {
+    matches!(u32::from(c), 0x0610..=0x061A | 0x064B..=0x065F | 0x0670 | 0x06D6..=0x06ED)
+}
+
+/// Arabic letters replaced by the presentation form their neighbours call for (isolated,
+/// final, initial or medial; lam-alef as its ligature), so that a font without shaping tables
+/// in use draws them joined. Text without Arabic letters comes back as it is.
+fn shape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| arabic_forms(c).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let letter = |i: usize, step: isize| {
+        let mut j = i as isize + step;
+        while j >= 0 && (j as usize) < chars.len() {
+            let c = chars[j as usize];
+            if !is_transparent(c) {
+                return arabic_forms(c);
+            }
+            j += step;
+        }
+        None
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let Some((isolated, forms)) = arabic_forms(c) else {
+            out.push(c);
+            i += 1;
+            continue;
+        };
+        // Joined to the letter before when that one joins both sides.
+        let after_joining = letter(i, -1).is_some_and(|(_, f)| f == 4);
+        if c == '\u{0644}' {
+            let alef = chars
+                .get(i + 1)
+                .and_then(|next| LAM_ALEF.iter().find(|(a, _)| a == next));
+            if let Some(&(_, ligature)) = alef {
+                let form = ligature + u32::from(after_joining);
+                out.extend(char::from_u32(form));
+                i += 2;
+                continue;
+            }
+        }
+        let before_joining = forms == 4 && letter(i, 1).is_some_and(|(_, f)| f > 1);
+        let form = match (forms, after_joining, before_joining) {
+            (1, _, _) | (_, false, false) => isolated,
+            (_, true, false) => isolated + 1,
+            (_, false, true) => isolated + 2,
+            (_, true, true) => isolated + 3,
+        };
+        out.extend(char::from_u32(form));
+        i += 1;
+    }
+    Cow::Owned(out)
+}
+
 /// The line in the order its characters are drawn left to right: every stretch of
-/// right-to-left text (with the spaces and punctuation inside it) reversed. Arabic letters are
-/// drawn in their isolated forms: the fonts are used without shaping.
+/// right-to-left text (with the spaces and punctuation inside it) reversed.
 fn visual_order(line: &str) -> String {
     let chars: Vec<char> = line.chars().collect();
     if !chars.iter().any(|&c| is_rtl(c)) {
@@ -234,7 +350,8 @@ impl Canvas {
 
     /// The width of `text` set in `size` and `weight`.
     pub fn width(&self, text: &str, size: f32, weight: Weight) -> f32 {
-        text.chars()
+        shape(text)
+            .chars()
             .map(|c| {
                 let (face, c) = self.face_of(c, weight);
                 self.char_width(face, c, size)
@@ -311,7 +428,7 @@ impl Canvas {
 
     /// Draws one line of text with its baseline at `y`, starting at `x`.
     pub fn text(&mut self, x: f32, y: f32, text: &str, size: f32, weight: Weight, paint: Paint) {
-        let line = visual_order(text);
+        let line = visual_order(&shape(text));
         // Runs of characters one face draws, each placed where the previous one ended.
         let mut runs: Vec<(Face, String, f32)> = Vec::new();
         let mut pen = x;
@@ -790,7 +907,18 @@ fn arc_points(cx: f32, cy: f32, r: f32, start: f32, sweep: f32) -> Vec<LinePoint
 
 #[cfg(test)]
 mod tests {
-    use super::visual_order;
+    use super::{shape, visual_order};
+
+    #[test]
+    fn arabic_letters_take_the_form_their_neighbours_call_for() {
+        // Meem initial, khah medial, beh medial, zain final.
+        assert_eq!(shape("مخبز"), "\u{FEE3}\u{FEA8}\u{FE92}\u{FEB0}");
+        // Alef joins only the letter before it: the meem after it starts again.
+        assert_eq!(shape("ام"), "\u{FE8D}\u{FEE1}");
+        // Lam-alef as its ligature, joined to the beh before it.
+        assert_eq!(shape("بلا"), "\u{FE91}\u{FEFC}");
+        assert_eq!(shape("plain"), "plain");
+    }
 
     #[test]
     fn right_to_left_stretches_are_reversed_and_the_rest_kept() {
