@@ -1365,9 +1365,17 @@ impl Doc<'_> {
             ("Benefits", &proposal.benefits),
             ("Pages", &proposal.included_pages),
         ] {
-            if !list.is_empty() {
-                self.line(&format!("{label}: {}", list.join(", ")));
+            if list.is_empty() {
+                continue;
             }
+            self.c.ensure(40.0);
+            self.c.para(0.0, label, H3, Weight::Bold, INK);
+            self.c.y -= 2.0;
+            for item in list {
+                self.c
+                    .para(10.0, &format!("• {item}"), TEXT, Weight::Regular, BODY);
+            }
+            self.c.y -= 6.0;
         }
     }
 
@@ -1566,6 +1574,18 @@ impl Doc<'_> {
     /// Every page's running header (but the cover's), footer and, when the report carries it,
     /// the watermark.
     fn decorate(&mut self) {
+        if self.c.missing_glyphs > 0 {
+            // Said on the cover, so that no reader takes a box for the site's own text.
+            self.c.current = 0;
+            self.c.text(
+                MARGIN,
+                78.0,
+                "Some characters of this site's text (□) are in a script this PDF's fonts do not cover; the online report shows them.",
+                7.5,
+                Weight::Regular,
+                MUTED,
+            );
+        }
         let total = self.c.pages.len();
         let footer = domain::entitlement::pdf_footer(self.report);
         let watermark = domain::entitlement::watermark(self.report);

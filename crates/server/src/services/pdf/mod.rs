@@ -441,6 +441,10 @@ mod tests {
         );
         assert!(whole.contains(&reversed("מאפייה")), "Hebrew drawn");
         assert!(whole.contains("□□□□□"), "Chinese replaced visibly");
+        assert!(
+            pages_text(&doc)[0].contains("in a script this PDF's fonts do not cover"),
+            "and the cover says why"
+        );
         assert_eq!(
             font_names(&doc),
             ["DejaVuSans", "LiberationSans", "LiberationSans-Bold"],
@@ -462,8 +466,10 @@ mod tests {
             logo: None,
             contact: Some("hello@harbour.example · +44 20 7946 0000".to_owned()),
         };
-        let doc =
-            parse(&render(&report(ReportType::Premium), &[None, None], &brand).expect("renders"));
+        let (_, shots) = demo();
+        let bytes = render(&report(ReportType::Premium), &shots, &brand).expect("renders");
+        preview("branded", &bytes);
+        let doc = parse(&bytes);
         let pages = pages_text(&doc);
         assert!(pages[0].contains("Harbour Digital"));
         assert!(pages[0].contains("hello@harbour.example"));
