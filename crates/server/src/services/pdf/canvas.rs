@@ -657,8 +657,8 @@ impl Canvas {
         self.ops().extend(ops);
     }
 
-    /// Draws an image `w` points wide (less when that makes it taller than `max_h`), centred in
-    /// that width, its top at `top`, on a rounded `frame` 4 points wider all round when given;
+    /// Draws an image `w` points wide (less when that makes it taller than `max_h`), its
+    /// top-left corner at (`x`, `top`), on a rounded `frame` 4 points wider all round when given;
     /// returns the height it took, `None` when the bytes are not an image.
     pub fn image(
         &mut self,
@@ -677,7 +677,7 @@ impl Canvas {
         // As wide as `w`, unless that makes it taller than `max_h`.
         let scale = (w / pw).min(max_h / ph);
         let (dw, dh) = (pw * scale, ph * scale);
-        let left = x + (w - dw) / 2.0;
+        let left = x;
         if let Some(paint) = frame {
             self.round_rect(left - 4.0, top - dh - 4.0, dw + 8.0, dh + 8.0, 6.0, paint);
         }

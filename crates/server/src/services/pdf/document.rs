@@ -1412,7 +1412,7 @@ impl Doc<'_> {
                 .c
                 .image(png, MARGIN + 4.0, top - 4.0, 150.0, max_h, Some(HAIR))
             {
-                let w = (150.0f32).min(h * 375.0 / 667.0);
+                let w = 150.0f32.min(h * 375.0 / 667.0);
                 self.c.text(
                     MARGIN,
                     top - h - 22.0,

@@ -463,7 +463,8 @@ mod tests {
             name: "Harbour Digital".to_owned(),
             primary: super::Rgb8(0x0D, 0x6E, 0xFD),
             secondary: super::Rgb8(0xF5, 0x9E, 0x0B),
-            logo: None,
+            // Any PNG will do as a logo: the phone screenshot, drawn at most 40 points high.
+            logo: std::fs::read(format!("{DEMO}/mobile.png")).ok(),
             contact: Some("hello@harbour.example · +44 20 7946 0000".to_owned()),
         };
         let (_, shots) = demo();
@@ -473,6 +474,13 @@ mod tests {
         let pages = pages_text(&doc);
         assert!(pages[0].contains("Harbour Digital"));
         assert!(pages[0].contains("hello@harbour.example"));
+        let images = doc
+            .objects
+            .values()
+            .filter_map(|o| o.as_stream().ok())
+            .filter(|s| s.dict.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Image"))
+            .count();
+        assert_eq!(images, 3, "the logo and both screenshots");
         let info = doc
             .trailer
             .get(b"Info")
