@@ -113,6 +113,8 @@ struct Doc<'a> {
     secondary: Paint,
     /// Contents entries: title, level (0 a section, 1 a part), page index.
     toc: Vec<(String, u8, usize)>,
+    /// Where the summary says how many actions it left for the Action Plan: page, top, count.
+    more_actions: Option<(usize, f32, usize)>,
 }
 
 /// Lays out the whole report.
@@ -129,6 +131,7 @@ pub(super) fn draw(
         primary: Paint(brand.primary.fractions()),
         secondary: Paint(brand.secondary.fractions()),
         toc: Vec::new(),
+        more_actions: None,
     };
     d.cover();
     d.c.header = Some("Contents".to_owned());
@@ -151,6 +154,7 @@ pub(super) fn draw(
         d.screenshots(screenshots);
     }
     d.action_plan();
+    d.more_actions();
     d.contents(contents);
     d.decorate();
 
@@ -675,10 +679,8 @@ impl Doc<'_> {
             shown += 1;
         }
         if shown < items.len() {
-            self.note(&format!(
-                "{} more in the Action Plan at the end of this report.",
-                items.len() - shown
-            ));
+            // Written once the Action Plan's page is known (see `more_actions`).
+            self.more_actions = Some((self.c.current, self.c.y, items.len() - shown));
         }
     }
 
@@ -1516,6 +1518,35 @@ impl Doc<'_> {
                 );
             }
         }
+    }
+
+    /// The summary's pointer to the rest of the action plan, linked to its page.
+    fn more_actions(&mut self) {
+        let Some((page, top, count)) = self.more_actions else {
+            return;
+        };
+        let Some(&(_, _, target)) = self.toc.iter().find(|(t, _, _)| t == "Action Plan") else {
+            return;
+        };
+        let saved = self.c.current;
+        self.c.current = page;
+        let text = format!(
+            "{} in the Action Plan, page {} →",
+            plural(count, "more action", "more actions"),
+            target + 1
+        );
+        let primary = self.primary;
+        self.c.text(
+            MARGIN + 62.0,
+            top - 10.0,
+            &text,
+            SMALL + 0.5,
+            Weight::Bold,
+            primary,
+        );
+        let w = self.c.width(&text, SMALL + 0.5, Weight::Bold);
+        self.c.link(MARGIN + 62.0, top - 14.0, w, 14.0, target);
+        self.c.current = saved;
     }
 
     /// The contents page, drawn last when every section's page is known: each entry a link.

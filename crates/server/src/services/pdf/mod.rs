@@ -274,6 +274,23 @@ mod tests {
                 "a link to {section}"
             );
         }
+        // The summary's pointer to the rest of the action plan leads there too.
+        let summary = doc.get_dictionary(ids[2]).expect("the summary page");
+        let link = summary
+            .get(b"Annots")
+            .and_then(Object::as_array)
+            .expect("a link")
+            .first()
+            .map(|a| dict(&doc, a))
+            .expect("a link");
+        let dest = dict(&doc, link.get(b"A").expect("an action"))
+            .get(b"D")
+            .and_then(Object::as_array)
+            .expect("a destination");
+        let target = dest[0].as_reference().expect("a page");
+        let target = ids.iter().position(|&id| id == target).expect("a page");
+        assert!(texts[target].contains("SECTION") && texts[target].contains("Action Plan"));
+        assert!(texts[2].contains(&format!("in the Action Plan, page {}", target + 1)));
         // An outline too, for the viewer's sidebar.
         assert!(doc.catalog().expect("catalog").has(b"Outlines"));
     }
