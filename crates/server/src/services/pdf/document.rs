@@ -404,22 +404,32 @@ impl Doc<'_> {
                 .map(|(cell, w)| self.c.wrap(&cell.text, size, cell.weight, w - 2.0 * pad))
                 .collect();
             let n = lines.iter().map(Vec::len).max().unwrap_or(1).max(1);
-            let h = n as f32 * size * 1.35 + 2.0 * pad;
-            if self.c.y - h < BOTTOM {
+            let leading = size * 1.35;
+            let h = n as f32 * leading + 2.0 * pad;
+            // A row that fits on a page is kept whole; a longer one (a robots.txt of many
+            // rules) runs on over pages, line by line, under the header again.
+            if self.c.y - h < BOTTOM && h <= TOP - BOTTOM - 18.0 {
                 self.c.new_page();
                 header(self);
             }
-            let top = self.c.y;
-            let mut x = MARGIN;
-            for ((cell, lines), w) in row.iter().zip(&lines).zip(&widths) {
-                for (i, l) in lines.iter().enumerate() {
-                    let baseline = top - pad - size * 0.95 - i as f32 * size * 1.35;
-                    self.c
-                        .text(x + pad, baseline, l, size, cell.weight, cell.paint);
+            let mut top = self.c.y - pad;
+            for i in 0..n {
+                if top - leading < BOTTOM {
+                    self.c.new_page();
+                    header(self);
+                    top = self.c.y - pad;
                 }
-                x += w;
+                let mut x = MARGIN;
+                for ((cell, lines), w) in row.iter().zip(&lines).zip(&widths) {
+                    if let Some(l) = lines.get(i) {
+                        self.c
+                            .text(x + pad, top - size * 0.95, l, size, cell.weight, cell.paint);
+                    }
+                    x += w;
+                }
+                top -= leading;
             }
-            self.c.y = top - h;
+            self.c.y = top - pad;
             self.c.hline(MARGIN, PAGE_W - MARGIN, self.c.y, 0.5, HAIR);
         }
         self.c.y -= 12.0;

@@ -200,6 +200,7 @@ mod tests {
             assert!(text.contains(&label), "page {i}: {text}");
         }
         assert_eq!(font_names(&doc), ["LiberationSans", "LiberationSans-Bold"]);
+        assert_text_between_header_and_footer(&doc);
         let catalog = doc.catalog().expect("catalog");
         let labels = dict(&doc, catalog.get(b"PageLabels").expect("page labels"));
         let nums = labels
@@ -411,6 +412,51 @@ mod tests {
             free.contains("BASIC REPORT"),
             "a free report is a basic one"
         );
+    }
+
+    #[test]
+    fn a_table_row_longer_than_a_page_runs_on_and_nothing_is_cut_off() {
+        let mut report = report(ReportType::Standard);
+        let pro = report.professional.as_mut().expect("professional sections");
+        let group = pro
+            .robots_analysis
+            .groups
+            .first_mut()
+            .expect("a robots.txt group");
+        group.rules = (0..150)
+            .map(|i| domain::professional::RobotsRule {
+                allow: false,
+                pattern: format!("/private-{i}/"),
+            })
+            .collect();
+        let doc = pdf(&report);
+        let whole = text(&doc);
+        for i in [0, 75, 149] {
+            assert!(
+                whole.contains(&format!("Disallow: /private-{i}/")),
+                "rule {i}"
+            );
+        }
+        assert_text_between_header_and_footer(&doc);
+    }
+
+    /// Every line of text starts on the page, at or above the footer's line.
+    fn assert_text_between_header_and_footer(doc: &Document) {
+        let mut lines = 0;
+        for (n, id) in doc.get_pages() {
+            let content = doc.get_and_decode_page_content(id).expect("page content");
+            for op in content.operations.iter().filter(|op| op.operator == "Td") {
+                lines += 1;
+                let x = op.operands[0].as_float().expect("x");
+                let y = op.operands[1].as_float().expect("y");
+                assert!(
+                    (25.0..=super::canvas::PAGE_H).contains(&y)
+                        && (0.0..super::canvas::PAGE_W).contains(&x),
+                    "page {n}: text at ({x}, {y})"
+                );
+            }
+        }
+        assert!(lines > 100, "{lines} lines of text found");
     }
 
     #[test]
