@@ -498,29 +498,7 @@ impl Canvas {
         self.text(cx - w / 2.0, y, text, size, weight, paint);
     }
 
-    /// Draws `text` wrapped to `width` with its first line's top at `top`; returns the height it
-    /// took. Lines are `size * 1.4` apart.
-    #[allow(clippy::too_many_arguments)]
-    pub fn block(
-        &mut self,
-        x: f32,
-        top: f32,
-        width: f32,
-        text: &str,
-        size: f32,
-        weight: Weight,
-        paint: Paint,
-    ) -> f32 {
-        let leading = size * 1.4;
-        let lines = self.wrap(text, size, weight, width);
-        for (i, line) in lines.iter().enumerate() {
-            let baseline = top - size * 0.95 - i as f32 * leading;
-            self.text(x, baseline, line, size, weight, paint);
-        }
-        lines.len() as f32 * leading
-    }
-
-    /// The height [`Canvas::block`] would take.
+    /// The height `text` takes wrapped to `width`, lines `size * 1.4` apart.
     pub fn block_height(&self, width: f32, text: &str, size: f32, weight: Weight) -> f32 {
         self.wrap(text, size, weight, width).len() as f32 * size * 1.4
     }

@@ -305,13 +305,19 @@ impl Doc<'_> {
         if let Some((text, paint)) = label {
             self.pill(MARGIN, top - 10.0, text, paint);
         }
+        // Line by line, so that a row taller than a page runs on to the next.
         let mut y = top;
         for &(text, size, weight, paint) in parts.iter().filter(|p| !p.0.is_empty()) {
-            if y - size * 1.4 < BOTTOM {
-                self.c.new_page();
-                y = self.c.y;
+            let leading = size * 1.4;
+            for line in self.c.wrap(text, size, weight, width) {
+                if y - leading < BOTTOM {
+                    self.c.new_page();
+                    y = self.c.y;
+                }
+                self.c.text(x, y - size * 0.95, &line, size, weight, paint);
+                y -= leading;
             }
-            y -= self.c.block(x, y, width, text, size, weight, paint) + gap;
+            y -= gap;
         }
         self.c.y = y - 4.0;
         self.c.hline(x, PAGE_W - MARGIN, self.c.y, 0.5, HAIR);

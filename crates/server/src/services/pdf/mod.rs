@@ -429,8 +429,19 @@ mod tests {
                 pattern: format!("/private-{i}/"),
             })
             .collect();
+        // And a heading outline of many changes.
+        let header = pro.header_suggestions.first_mut().expect("heading advice");
+        header.suggestions = (0..80)
+            .map(|i| {
+                (
+                    format!("H2: Section {i}"),
+                    format!("H2: Better section {i}"),
+                )
+            })
+            .collect();
         let doc = pdf(&report);
         let whole = text(&doc);
+        assert!(whole.contains("H2: Section 79 → H2: Better section 79"));
         for i in [0, 75, 149] {
             assert!(
                 whole.contains(&format!("Disallow: /private-{i}/")),
