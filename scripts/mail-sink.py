@@ -1,7 +1,7 @@
 # A real SMTP server for the tests (aiosmtpd, installed by `just setup` into .tools/aiosmtpd):
 # binds 127.0.0.1 on a free port (or the port given as the second argument), prints the port,
 # and writes each message it accepts, decoded, to a JSON file in the folder given as the first
-# argument ({"to": [...], "subject": ..., "body": ...}, named in order of arrival). Used by the
+# argument ({"to": [...], "reply_to": ... or null, "subject": ..., "body": ...}, named in order of arrival). Used by the
 # server's account tests and the Playwright journey.
 # Run as: PYTHONPATH=.tools/aiosmtpd python3 -S scripts/mail-sink.py FOLDER [PORT]
 import asyncio, email, email.policy, json, os, socket, sys
@@ -17,7 +17,8 @@ class Save:
         body = msg.get_body(("plain",)).get_content()
         path = os.path.join(out, "%04d.json" % len(os.listdir(out)))
         with open(path + ".part", "w") as f:
-            json.dump({"to": envelope.rcpt_tos, "subject": str(msg["subject"]), "body": body}, f)
+            reply_to = str(msg["reply-to"]) if msg["reply-to"] else None
+            json.dump({"to": envelope.rcpt_tos, "reply_to": reply_to, "subject": str(msg["subject"]), "body": body}, f)
         os.rename(path + ".part", path)
         return "250 OK"
 

@@ -1,6 +1,6 @@
 import { test, expect, shot, analyze, seriousViolations } from "./fixtures";
 
-const pages = ["/", "/pricing", "/features", "/about", "/faq", "/contact", "/privacy", "/terms", "/cookies", "/coming-soon", "/api-status", "/no-such-page"];
+const pages = ["/", "/pricing", "/features", "/about", "/faq", "/contact", "/enterprise-contact", "/agency-contact", "/partners", "/privacy", "/terms", "/cookies", "/coming-soon", "/api-status", "/no-such-page"];
 
 for (const path of pages) {
   for (const theme of ["light", "dark"] as const) {

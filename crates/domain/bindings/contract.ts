@@ -1344,6 +1344,240 @@ subject: string,
  */
 message: string, };
 
+export type ContactKind = "general" | "enterprise" | "agency" | "partner";
+
+export type Choice = { 
+/**
+ * The value the form sends.
+ */
+value: string, 
+/**
+ * What the visitor reads.
+ */
+label: string, };
+
+export type ContactChoices = { 
+/**
+ * Enterprise: company size.
+ */
+companySizes: Array<Choice>, 
+/**
+ * Enterprise: expected reports a month.
+ */
+monthlyReports: Array<Choice>, 
+/**
+ * Agency: number of clients.
+ */
+agencyClients: Array<Choice>, 
+/**
+ * Partner: kind of partnership.
+ */
+partnerships: Array<Choice>, };
+
+export type EnterpriseContactForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * Work e-mail address.
+ */
+email: string, 
+/**
+ * Company.
+ */
+company: string, 
+/**
+ * Job title (optional).
+ */
+jobTitle: string, 
+/**
+ * One of [`COMPANY_SIZES`].
+ */
+companySize: string, 
+/**
+ * One of [`MONTHLY_REPORTS`].
+ */
+monthlyReports: string, 
+/**
+ * Phone number (optional).
+ */
+phone: string, 
+/**
+ * What they need.
+ */
+message: string, };
+
+export type AgencyContactForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * E-mail address.
+ */
+email: string, 
+/**
+ * The agency's name.
+ */
+agency: string, 
+/**
+ * One of [`AGENCY_CLIENTS`].
+ */
+clients: string, 
+/**
+ * The agency's website (optional).
+ */
+website: string, 
+/**
+ * What they need.
+ */
+message: string, };
+
+export type PartnerEnquiryForm = { 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * E-mail address.
+ */
+email: string, 
+/**
+ * Company.
+ */
+company: string, 
+/**
+ * One of [`PARTNERSHIPS`].
+ */
+partnership: string, 
+/**
+ * The company's website (optional).
+ */
+website: string, 
+/**
+ * What they build and how Sitelens would fit.
+ */
+message: string, };
+
+export type ContactDetail = { 
+/**
+ * What it is ("Company").
+ */
+label: string, 
+/**
+ * Its value.
+ */
+value: string, };
+
+export type MessageStatus = "new" | "answered";
+
+export type ContactMessageView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The form it came through.
+ */
+kind: ContactKind, 
+/**
+ * The sender's name.
+ */
+name: string, 
+/**
+ * The sender's address.
+ */
+email: string, 
+/**
+ * The subject.
+ */
+subject: string, 
+/**
+ * The message.
+ */
+message: string, 
+/**
+ * The form's other fields.
+ */
+details: Array<ContactDetail>, 
+/**
+ * New or answered.
+ */
+status: MessageStatus, 
+/**
+ * When it came (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it was marked answered (RFC 3339).
+ */
+answeredAt: string | null, 
+/**
+ * Who marked it answered.
+ */
+answeredBy: string | null, };
+
+export type ContactMessagePage = { 
+/**
+ * The messages.
+ */
+messages: Array<ContactMessageView>, 
+/**
+ * Pass as `before` for the next page; `None` on the last.
+ */
+nextBefore: number | null, };
+
+export type OutboxStatus = "sent" | "pending" | "failed";
+
+export type OutboxEmailView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The recipient.
+ */
+to: string, 
+/**
+ * The Reply-To address, when set.
+ */
+replyTo: string | null, 
+/**
+ * The subject.
+ */
+subject: string, 
+/**
+ * Sent, pending or failed.
+ */
+status: OutboxStatus, 
+/**
+ * Sending attempts so far.
+ */
+attempts: number, 
+/**
+ * The last attempt's error.
+ */
+lastError: string | null, 
+/**
+ * When it was queued (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it was sent (RFC 3339).
+ */
+sentAt: string | null, };
+
+export type OutboxPage = { 
+/**
+ * The e-mails.
+ */
+emails: Array<OutboxEmailView>, 
+/**
+ * Pass as `before` for the next page; `None` on the last.
+ */
+nextBefore: number | null, };
+
 export type GoodRange = { 
 /**
  * Machine id, for example `fcp`.
@@ -2826,509 +3060,337 @@ entries: Array<AuditEntryView>,
  */
 nextBefore: number | null, };
 
-export type AdjustDirection = "add" | "remove";
-
-export type CreditAdjustment = { 
+export type AffiliateApplication = { 
 /**
- * Add or remove.
- */
-direction: AdjustDirection, 
-/**
- * How many credits (halves allowed).
- */
-amount: Credits, 
-/**
- * Why (`crate::admin::check_reason`).
- */
-reason: string, };
-
-export type ReasonedAction = { 
-/**
- * Why (`crate::admin::check_reason`).
- */
-reason: string, };
-
-export type AdminLevelChange = { 
-/**
- * The account's e-mail address.
- */
-email: string, 
-/**
- * The new level; `null` makes them an ordinary user.
- */
-level: AdminLevel | null, 
-/**
- * Why.
- */
-reason: string, };
-
-export type JobFilter = "queued" | "running" | "complete" | "failed";
-
-export type DayFigures = { 
-/**
- * The day, `YYYY-MM-DD` (UTC).
- */
-day: string, 
-/**
- * Analyses queued that day.
- */
-analyses: number, 
-/**
- * Of those, the ones that failed.
- */
-failed: number, 
-/**
- * Accounts created that day.
- */
-signups: number, 
-/**
- * Payments less refunds recorded that day, cents (negative when refunds were larger).
- */
-revenueCents: number, };
-
-export type Share = { 
-/**
- * The counted part.
- */
-part: number, 
-/**
- * The whole.
- */
-whole: number, 
-/**
- * `part / whole` in percent, one decimal; `null` when the whole is zero.
- */
-percent: number | null, };
-
-export type AdminOverview = { 
-/**
- * Every day of the period, oldest first, zeros where nothing happened.
- */
-days: Array<DayFigures>, 
-/**
- * Analyses queued in the period.
- */
-analyses: number, 
-/**
- * Accounts created in the period.
- */
-signups: number, 
-/**
- * Payments recorded in the period, cents.
- */
-grossRevenueCents: number, 
-/**
- * Refunds recorded in the period, cents.
- */
-refundedCents: number, 
-/**
- * Credits added by payments in the period.
- */
-creditsSold: Credits, 
-/**
- * Credits taken by analyses in the period, less those given back for failures.
- */
-creditsSpent: Credits, 
-/**
- * Conversion from free to paid among accounts created in the period.
- */
-conversion: Share, 
-/**
- * Conversion from free to paid over every account.
- */
-conversionAllTime: Share, 
-/**
- * Failed analyses among those that ended in the period.
- */
-failureRate: Share, 
-/**
- * Analyses waiting for a worker now.
- */
-queueWaiting: number, 
-/**
- * Analyses being run now.
- */
-queueRunning: number, 
-/**
- * How long the oldest waiting analysis has waited, seconds.
- */
-oldestWaitSeconds: number | null, 
-/**
- * How the conversion is defined.
- */
-conversionDefinition: string, 
-/**
- * How the failure rate is defined.
- */
-failureDefinition: string, 
-/**
- * How revenue and credits are defined.
- */
-moneyDefinition: string, };
-
-export type AdminUserRow = { 
-/**
- * Id.
- */
-id: number, 
-/**
- * Address.
- */
-email: string, 
-/**
- * First and last name.
+ * The applicant's name.
  */
 name: string, 
 /**
- * Plan.
- */
-plan: string, 
-/**
- * Paid credits.
- */
-paidCredits: Credits, 
-/**
- * Their admin level, if they are an administrator.
- */
-adminLevel: AdminLevel | null, 
-/**
- * When the account was disabled (RFC 3339), if it is.
- */
-disabledAt: string | null, 
-/**
- * When the account was made (RFC 3339).
- */
-createdAt: string, };
-
-export type AdminLedgerRow = { 
-/**
- * Id.
- */
-id: number, 
-/**
- * When (RFC 3339).
- */
-at: string, 
-/**
- * Whether credits were added.
- */
-added: boolean, 
-/**
- * How many.
- */
-amount: Credits, 
-/**
- * `paid`, `trial` or `plan`.
- */
-pool: string, 
-/**
- * Why.
- */
-reason: string, 
-/**
- * A payment, a job or a note.
- */
-reference: string | null, };
-
-export type AdminJobRow = { 
-/**
- * The analysis id.
- */
-id: string, 
-/**
- * The address analysed.
- */
-url: string, 
-/**
- * `queued`, `running`, `complete` or `failed`.
- */
-status: string, 
-/**
- * Report depth.
- */
-reportType: string, 
-/**
- * Percent done.
- */
-progress: number, 
-/**
- * Why it failed.
- */
-error: string | null, 
-/**
- * Times a worker took it.
- */
-attempts: number, 
-/**
- * What it cost.
- */
-cost: Credits, 
-/**
- * Whether its credits were given back.
- */
-refunded: boolean, 
-/**
- * The requester's id, if signed in.
- */
-userId: number | null, 
-/**
- * The requester's address, if signed in.
- */
-userEmail: string | null, 
-/**
- * Its report, once complete.
- */
-resultId: string | null, 
-/**
- * When it was queued (RFC 3339).
- */
-createdAt: string, 
-/**
- * When it ended (RFC 3339).
- */
-finishedAt: string | null, };
-
-export type AdminTeamView = { 
-/**
- * Whether the user owns it.
- */
-owner: boolean, 
-/**
- * The owner's id.
- */
-ownerId: number, 
-/**
- * The owner's address.
- */
-ownerEmail: string, 
-/**
- * The team's name, if given.
- */
-name: string | null, 
-/**
- * Members (the owner not counted), addresses.
- */
-members: Array<string>, };
-
-export type AdminPurchaseRow = { 
-/**
- * Id.
- */
-id: number, 
-/**
- * Who paid (`null` once the account is deleted).
- */
-userId: number | null, 
-/**
- * Their address.
- */
-userEmail: string | null, 
-/**
- * The payment's id at the processor.
- */
-paymentId: string, 
-/**
- * The pack or plan.
- */
-package: string, 
-/**
- * Credits added.
- */
-credits: number, 
-/**
- * Amount, cents.
- */
-amountCents: number, 
-/**
- * When (RFC 3339).
- */
-at: string, };
-
-export type AdminUserDetail = { 
-/**
- * The summary.
- */
-user: AdminUserRow, 
-/**
- * User name.
- */
-username: string | null, 
-/**
- * Subscription status.
- */
-subscriptionStatus: string, 
-/**
- * Trial credits (whether valid or not).
- */
-trialCredits: Credits, 
-/**
- * When the trial credit expires (RFC 3339).
- */
-trialExpiresAt: string | null, 
-/**
- * Whether the trial was used.
- */
-hasUsedTrial: boolean, 
-/**
- * Whether the address was confirmed.
- */
-emailVerified: boolean, 
-/**
- * Live sessions.
- */
-sessions: number, 
-/**
- * Unrevoked API keys.
- */
-apiKeys: number, 
-/**
- * The team.
- */
-team: AdminTeamView | null, 
-/**
- * Newest credit movements.
- */
-ledger: Array<AdminLedgerRow>, 
-/**
- * Newest analyses.
- */
-analyses: Array<AdminJobRow>, 
-/**
- * Newest payments.
- */
-purchases: Array<AdminPurchaseRow>, 
-/**
- * What administrators did to this account, newest first.
- */
-audit: Array<AuditEntryView>, };
-
-export type AdminSubscriptionRow = { 
-/**
- * Id.
- */
-id: number, 
-/**
- * The subscriber.
- */
-userId: number, 
-/**
- * Their address.
- */
-userEmail: string | null, 
-/**
- * Plan.
- */
-plan: string, 
-/**
- * `month` or `year`.
- */
-interval: string, 
-/**
- * State.
- */
-status: string, 
-/**
- * Price of a period, cents.
- */
-amountCents: number, 
-/**
- * End of the paid period (RFC 3339).
- */
-periodEnd: string, };
-
-export type AdminRefundRow = { 
-/**
- * The processor's refund id.
- */
-id: string, 
-/**
- * Who was refunded.
- */
-userId: number | null, 
-/**
- * Their address.
- */
-userEmail: string | null, 
-/**
- * The refunded payment.
- */
-paymentId: string, 
-/**
- * Amount, cents.
- */
-amountCents: number, 
-/**
- * Credits taken back.
- */
-creditsRemoved: Credits, 
-/**
- * When (RFC 3339).
- */
-at: string, };
-
-export type AdminPurchases = { 
-/**
- * Payments.
- */
-purchases: Array<AdminPurchaseRow>, 
-/**
- * Subscriptions.
- */
-subscriptions: Array<AdminSubscriptionRow>, 
-/**
- * Refunds.
- */
-refunds: Array<AdminRefundRow>, };
-
-export type AdminWhitelabelRow = { 
-/**
- * Id.
- */
-id: number, 
-/**
- * The account.
- */
-userId: number, 
-/**
- * Its address.
- */
-userEmail: string | null, 
-/**
- * Company shown on the reports.
- */
-companyName: string, 
-/**
- * The custom domain as entered; nothing verifies it yet.
- */
-customDomain: string | null, 
-/**
- * Website.
- */
-websiteUrl: string | null, 
-/**
- * Contact address.
- */
-contactEmail: string | null, 
-/**
- * Brand colour.
- */
-primaryColor: string, 
-/**
- * Last change (RFC 3339).
- */
-updatedAt: string, };
-
-export type AdminListRow = { 
-/**
- * Id.
- */
-id: number, 
-/**
- * Address.
+ * Where to reach them.
  */
 email: string, 
 /**
- * Level.
+ * Their website (optional).
  */
-level: AdminLevel, };
+website: string, 
+/**
+ * Their company (optional).
+ */
+company: string, 
+/**
+ * Their marketing experience.
+ */
+experience: string, 
+/**
+ * One of [`TRAFFIC_SOURCES`].
+ */
+trafficSource: string, 
+/**
+ * One of [`MONTHLY_TRAFFIC`].
+ */
+monthlyTraffic: string, 
+/**
+ * Why they want to join.
+ */
+motivation: string, };
+
+export type AffiliateStatus = "pending" | "approved" | "rejected";
+
+export type CommissionStatus = "pending" | "approved" | "reversed" | "paid";
+
+export type PayoutMethod = "stripe" | "manual";
+
+export type BannerInfo = { 
+/**
+ * Width in pixels.
+ */
+width: number, 
+/**
+ * Height in pixels.
+ */
+height: number, 
+/**
+ * Its usual name.
+ */
+name: string, };
+
+export type AffiliateTerms = { 
+/**
+ * Default commission, percent.
+ */
+commissionPercent: number, 
+/**
+ * Cookie lifetime, days.
+ */
+cookieDays: number, 
+/**
+ * Refund window, days.
+ */
+refundWindowDays: number, 
+/**
+ * Days after sign-up that payments earn.
+ */
+conversionDays: number, 
+/**
+ * Smallest payout, cents.
+ */
+payoutMinimumCents: number, 
+/**
+ * Day of the month payouts run.
+ */
+payoutDayOfMonth: number, 
+/**
+ * The form's traffic source choices.
+ */
+trafficSources: Array<string>, 
+/**
+ * The form's monthly traffic choices.
+ */
+monthlyTraffic: Array<string>, 
+/**
+ * The banner sizes of the marketing materials.
+ */
+banners: Array<BannerInfo>, };
+
+export type ConversionView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * When the payment was made (RFC 3339).
+ */
+at: string, 
+/**
+ * `credits` or a plan payment.
+ */
+transactionType: string, 
+/**
+ * What the customer paid, cents.
+ */
+amountCents: number, 
+/**
+ * The commission, cents.
+ */
+commissionCents: number, 
+/**
+ * Where it stands.
+ */
+status: CommissionStatus, 
+/**
+ * When a pending commission is approved (RFC 3339).
+ */
+approvesAt: string | null, };
+
+export type PayoutView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The affiliate paid.
+ */
+affiliateId: number, 
+/**
+ * Amount, cents.
+ */
+amountCents: number, 
+/**
+ * `stripe` or `manual`.
+ */
+method: string, 
+/**
+ * `pending` (proposed) or `paid`.
+ */
+status: string, 
+/**
+ * When it was proposed (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it was paid (RFC 3339).
+ */
+paidAt: string | null, 
+/**
+ * Stripe's transfer id.
+ */
+transferId: string | null, 
+/**
+ * The admin's note.
+ */
+note: string | null, };
+
+export type AffiliateDashboard = { 
+/**
+ * Standing.
+ */
+status: AffiliateStatus, 
+/**
+ * Why an application was rejected.
+ */
+rejectionReason: string | null, 
+/**
+ * The referral code.
+ */
+code: string, 
+/**
+ * The referral link.
+ */
+referralLink: string, 
+/**
+ * The affiliate's rate, percent.
+ */
+commissionPercent: number, 
+/**
+ * Counted clicks.
+ */
+clicks: number, 
+/**
+ * Conversions not reversed.
+ */
+conversions: number, 
+/**
+ * All commissions not reversed (pending, approved and paid), cents.
+ */
+earningsCents: number, 
+/**
+ * Commissions in the refund window, cents.
+ */
+pendingCents: number, 
+/**
+ * Approved commissions not yet paid, cents.
+ */
+approvedCents: number, 
+/**
+ * Paid out, cents.
+ */
+paidCents: number, 
+/**
+ * The least a payout may be, cents.
+ */
+payoutMinimumCents: number, 
+/**
+ * The last payout (RFC 3339).
+ */
+lastPayoutDate: string | null, 
+/**
+ * The next payout run (RFC 3339).
+ */
+nextPayoutDate: string | null, 
+/**
+ * Latest conversions, newest first.
+ */
+recentConversions: Array<ConversionView>, 
+/**
+ * Payouts, newest first.
+ */
+payouts: Array<PayoutView>, };
+
+export type AdminAffiliateView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The account that applied.
+ */
+userId: number | null, 
+/**
+ * Code.
+ */
+code: string, 
+/**
+ * Name.
+ */
+name: string, 
+/**
+ * E-mail.
+ */
+email: string, 
+/**
+ * Website.
+ */
+website: string | null, 
+/**
+ * Company.
+ */
+company: string | null, 
+/**
+ * Experience.
+ */
+experience: string, 
+/**
+ * Traffic source.
+ */
+trafficSource: string, 
+/**
+ * Monthly traffic.
+ */
+monthlyTraffic: string, 
+/**
+ * Motivation.
+ */
+motivation: string, 
+/**
+ * Standing.
+ */
+status: AffiliateStatus, 
+/**
+ * Why rejected.
+ */
+rejectionReason: string | null, 
+/**
+ * Rate, percent.
+ */
+commissionPercent: number, 
+/**
+ * Counted clicks.
+ */
+clicks: number, 
+/**
+ * Conversions not reversed.
+ */
+conversions: number, 
+/**
+ * Commissions not reversed, cents.
+ */
+earningsCents: number, 
+/**
+ * Commissions not yet paid (pending and approved), cents.
+ */
+unpaidCents: number, 
+/**
+ * Whether a Stripe connected account is on file.
+ */
+hasConnectedAccount: boolean, 
+/**
+ * Applied at (RFC 3339).
+ */
+createdAt: string, };
+
+export type ReviewRequest = { 
+/**
+ * Why (required for a rejection; written to the audit log either way).
+ */
+reason: string, };
+
+export type ConfirmPayoutRequest = { 
+/**
+ * How it is paid.
+ */
+method: PayoutMethod, 
+/**
+ * How it was paid (required for a manual payout).
+ */
+note: string, };
+
+export type ConnectedAccountRequest = { 
+/**
+ * `acct_...`, or empty to remove it.
+ */
+accountId: string, 
+/**
+ * Why (required, written to the audit log).
+ */
+reason: string, };
 

@@ -18,7 +18,7 @@ pub struct FieldError {
     pub message: String,
 }
 
-fn err(field: &str, message: &str) -> FieldError {
+pub(crate) fn err(field: &str, message: &str) -> FieldError {
     FieldError {
         field: field.to_owned(),
         message: message.to_owned(),
@@ -224,7 +224,7 @@ pub const CONTACT_MESSAGE_MAX: usize = 5000;
 
 /// A required text field of at most `max` characters (after trimming): `missing` when blank,
 /// a "keep it to" message naming `what` and the limit when too long.
-fn bounded_text(
+pub(crate) fn bounded_text(
     field: &str,
     value: &str,
     max: usize,

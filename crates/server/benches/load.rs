@@ -57,8 +57,10 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        sales_email: None,
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

@@ -193,8 +193,10 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         accounts_url: String::new(),
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
+        sales_email: None,
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "warn".to_owned(),
         node_name: "bench-web".to_owned(),
     };

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 29] = [
+pub const VARIABLES: [(&str, &str); 30] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -43,6 +43,7 @@ pub const VARIABLES: [(&str, &str); 29] = [
     ("SITELENS_ACCOUNTS_URL", ""),
     ("SITELENS_SMTP_URL", ""),
     ("SITELENS_MAIL_FROM", "Sitelens <no-reply@sitelens.invalid>"),
+    ("SITELENS_SALES_EMAIL", ""),
     ("SITELENS_OIDC_ISSUER", ""),
     ("SITELENS_OIDC_CLIENT_ID", ""),
     ("SITELENS_OIDC_CLIENT_SECRET", ""),
@@ -50,6 +51,7 @@ pub const VARIABLES: [(&str, &str); 29] = [
     ("SITELENS_STRIPE_SECRET_KEY", ""),
     ("SITELENS_STRIPE_WEBHOOK_SECRET", ""),
     ("SITELENS_STRIPE_API_BASE", "https://api.stripe.com"),
+    ("SITELENS_REFERRAL_SALT", ""),
     ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
 ];
 
@@ -403,11 +405,18 @@ pub struct Config {
     pub smtp_url: Option<Secret>,
     /// `SITELENS_MAIL_FROM`: the sender of account mail.
     pub mail_from: String,
+    /// `SITELENS_SALES_EMAIL`: where contact, enterprise, agency and partner messages are
+    /// mailed (Reply-To the sender); empty keeps them in the admin area only.
+    pub sales_email: Option<String>,
     /// `SITELENS_OIDC_*`: sign-in through an OpenID Connect provider, when an issuer is set.
     pub oidc: Option<OidcSettings>,
     /// `SITELENS_STRIPE_*`: Stripe takes the payments; `None` is the labelled test-payment
     /// mode.
     pub stripe: Option<Stripe>,
+    /// `SITELENS_REFERRAL_SALT`: the secret salt of the hashed visitor addresses of referral
+    /// clicks (only `SHA-256(salt, address)` is stored); empty: a random salt per process, so a
+    /// day's repeated clicks are recognised only by the process that saw the first one.
+    pub referral_salt: Option<Secret>,
     /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
     pub log_filter: String,
     /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
@@ -580,6 +589,16 @@ impl Config {
                 ),
             )
         })?;
+        let sales_email = match get("SITELENS_SALES_EMAIL").trim() {
+            "" => None,
+            email if domain::forms::is_valid_email(email) => Some(email.to_owned()),
+            email => {
+                return Err(error(
+                    "SITELENS_SALES_EMAIL",
+                    format!("expected an e-mail address such as sales@example.com, got {email:?}"),
+                ));
+            }
+        };
         let log_filter = get("RUST_LOG");
         tracing_subscriber::EnvFilter::try_new(&log_filter)
             .map_err(|e| error("RUST_LOG", format!("not a log filter ({e})")))?;
@@ -602,8 +621,12 @@ impl Config {
             accounts_url,
             smtp_url,
             mail_from,
+            sales_email,
             oidc: parse_oidc(get)?,
             stripe: parse_stripe(get)?,
+            referral_salt: Some(get("SITELENS_REFERRAL_SALT"))
+                .filter(|s| !s.is_empty())
+                .map(Secret),
             log_filter,
             node_name: lookup("HOSTNAME")
                 .map(|h| h.trim().to_owned())

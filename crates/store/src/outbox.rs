@@ -4,26 +4,36 @@
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
+use crate::audit::NewAuditEntry;
 use crate::clock::now;
 use crate::entity::email_outbox;
 use crate::entity::email_outbox::Column as O;
 use crate::{StoreError, StoreResult};
 
-/// Queues an e-mail; returns its id.
-pub async fn enqueue_email(
-    db: &DatabaseConnection,
-    to: &str,
-    subject: &str,
-    body: &str,
-) -> StoreResult<i64> {
+/// An e-mail to queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEmail {
+    /// The recipient.
+    pub to: String,
+    /// Where replies go, when not to the sender.
+    pub reply_to: Option<String>,
+    /// The subject.
+    pub subject: String,
+    /// The plain-text body.
+    pub body: String,
+}
+
+/// Queues an e-mail on `conn` (a connection or a transaction); returns its id.
+pub async fn enqueue<C: ConnectionTrait>(conn: &C, email: &NewEmail) -> StoreResult<i64> {
     let row = email_outbox::ActiveModel {
-        to_address: Set(to.to_owned()),
-        subject: Set(subject.to_owned()),
-        body: Set(body.to_owned()),
+        to_address: Set(email.to.clone()),
+        reply_to: Set(email.reply_to.clone()),
+        subject: Set(email.subject.clone()),
+        body: Set(email.body.clone()),
         created_at: Set(now()),
         sent_at: Set(None),
         attempts: Set(0),
@@ -31,9 +41,25 @@ pub async fn enqueue_email(
         ..Default::default()
     };
     Ok(email_outbox::Entity::insert(row)
-        .exec(db)
+        .exec(conn)
         .await?
         .last_insert_id)
+}
+
+/// Queues an e-mail without a Reply-To; returns its id.
+pub async fn enqueue_email(
+    db: &DatabaseConnection,
+    to: &str,
+    subject: &str,
+    body: &str,
+) -> StoreResult<i64> {
+    let email = NewEmail {
+        to: to.to_owned(),
+        reply_to: None,
+        subject: subject.to_owned(),
+        body: body.to_owned(),
+    };
+    enqueue(db, &email).await
 }
 
 /// Unsent e-mails tried fewer than `max_attempts` times, oldest first.
@@ -86,6 +112,32 @@ pub async fn claim_email_retry(
         .exec(db)
         .await?;
     Ok(updated.rows_affected == 1)
+}
+
+/// Claims a retry an admin asked for, like [`claim_email_retry`] but for any unsent e-mail
+/// however often it was tried, and records `audit` in the same transaction. Returns false
+/// (recording nothing) when it was sent or claimed meanwhile.
+pub async fn claim_email_retry_audited(
+    db: &DatabaseConnection,
+    id: i64,
+    attempts: i32,
+    audit: &NewAuditEntry,
+) -> StoreResult<bool> {
+    let txn = crate::begin_write(db).await?;
+    let updated = email_outbox::Entity::update_many()
+        .col_expr(O::Attempts, Expr::value(attempts + 1))
+        .filter(O::Id.eq(id))
+        .filter(O::Attempts.eq(attempts))
+        .filter(O::SentAt.is_null())
+        .exec(&txn)
+        .await?;
+    if updated.rows_affected != 1 {
+        txn.rollback().await?;
+        return Ok(false);
+    }
+    crate::audit::record(&txn, audit).await?;
+    txn.commit().await?;
+    Ok(true)
 }
 
 /// Records how a claimed retry went: sent at `sent_at`, or failed with `error` (the attempt
@@ -142,6 +194,40 @@ pub async fn mark_email_failed(db: &DatabaseConnection, id: i64, error: &str) ->
     } else {
         Err(StoreError::NotFound)
     }
+}
+
+/// One e-mail.
+pub async fn get_email(db: &DatabaseConnection, id: i64) -> StoreResult<email_outbox::Model> {
+    email_outbox::Entity::find_by_id(id)
+        .one(db)
+        .await?
+        .ok_or(StoreError::NotFound)
+}
+
+/// E-mails for the admin area, newest first, at most `limit`: only those in `status` (sent,
+/// pending: never tried, failed: tried with an error) when given, only older than the id
+/// `before` when given.
+pub async fn list_emails(
+    db: &DatabaseConnection,
+    status: Option<&str>,
+    before: Option<i64>,
+    limit: u64,
+) -> StoreResult<Vec<email_outbox::Model>> {
+    let mut query = email_outbox::Entity::find();
+    query = match status {
+        Some("sent") => query.filter(O::SentAt.is_not_null()),
+        Some("failed") => query
+            .filter(O::SentAt.is_null())
+            .filter(O::LastError.is_not_null()),
+        Some("pending") => query
+            .filter(O::SentAt.is_null())
+            .filter(O::LastError.is_null()),
+        _ => query,
+    };
+    if let Some(before) = before {
+        query = query.filter(O::Id.lt(before));
+    }
+    Ok(query.order_by_desc(O::Id).limit(limit).all(db).await?)
 }
 
 /// The newest `limit` e-mails, sent or not, for the admin.

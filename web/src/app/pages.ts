@@ -13,6 +13,7 @@ export const pages = {
   comingSoon: () => import("../features/content/coming-soon-page"),
   legal: () => import("../features/content/legal-pages"),
   contact: () => import("../features/content/contact-page"),
+  salesContact: () => import("../features/contact/sales-contact-pages"),
   auth: () => import("../features/auth/redirect-page"),
   accounts: () => import("../features/auth/account-pages"),
   dashboard: () => import("../features/dashboard/dashboard-page"),
@@ -24,6 +25,7 @@ export const pages = {
   apiDocs: () => import("../features/api-docs/api-docs-page"),
   apiStatus: () => import("../features/api-status/api-status-page"),
   admin: () => import("../features/admin/admin-page"),
+  affiliates: () => import("../features/affiliates/affiliate-pages"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -45,7 +47,12 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   "api-docs": pages.apiDocs,
   "api-status": pages.apiStatus,
   affiliates: pages.serverPage,
-  partners: pages.serverPage,
+  "affiliate-signup": pages.affiliates,
+  "affiliate-dashboard": pages.affiliates,
+  "marketing-materials": pages.affiliates,
+  partners: pages.salesContact,
+  "enterprise-contact": pages.salesContact,
+  "agency-contact": pages.salesContact,
   enterprise: pages.serverPage,
   "white-label": pages.serverPage,
   "test-analysis": pages.serverPage,

@@ -24,25 +24,13 @@ export const contentRoutes = [
   "/resources/guides",
   "/resources/tutorials",
   "/affiliates",
-  "/partners",
   "/enterprise",
   "/white-label",
   "/test-analysis",
 ];
 
-/**
- * Routes of docs/PRODUCT.md §2.1 not built yet (affiliate and partner dashboards, agency
- * contact). Until they exist they show the not-found page, never a placeholder.
- */
+/** The not-found page at `path`; the server answers these paths with HTTP 404. */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
-
-export const laterRoutes = [
-  "/affiliate-dashboard",
-  "/affiliate-signup",
-  "/marketing-materials",
-  "/enterprise-contact",
-  "/agency-contact",
-];
 
 export const routes: RouteObject[] = [
   {
@@ -68,6 +56,9 @@ export const routes: RouteObject[] = [
           page("/terms", pages.legal, "TermsPage"),
           page("/cookies", pages.legal, "CookiesPage"),
           page("/contact", pages.contact, "ContactPage"),
+          page("/enterprise-contact", pages.salesContact, "EnterpriseContactPage"),
+          page("/agency-contact", pages.salesContact, "AgencyContactPage"),
+          page("/partners", pages.salesContact, "PartnersPage"),
           page("/sign-in", pages.auth, "SignInRedirectPage"),
           page("/sign-up", pages.auth, "SignUpRedirectPage"),
           ...contentRoutes.map((path) => page(path, pages.serverPage, "ServerPage")),
@@ -91,9 +82,11 @@ export const routes: RouteObject[] = [
           page("/payment", pages.checkout, "PaymentPage"),
           page("/payment-success", pages.checkout, "PaymentSuccessPage"),
           page("/thank-you", pages.checkout, "ThankYouPage"),
+          page("/affiliate-signup", pages.affiliates, "AffiliateSignupPage"),
+          page("/affiliate-dashboard", pages.affiliates, "AffiliateDashboardPage"),
+          page("/marketing-materials", pages.affiliates, "MarketingMaterialsPage"),
           page("/admin", pages.admin, "AdminPage"),
           page("/admin-dashboard", pages.admin, "AdminDashboardPage"),
-          ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],
       },

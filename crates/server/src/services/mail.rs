@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use store::DatabaseConnection;
+use store::entity::email_outbox;
 use tokio::sync::watch;
 
 use crate::chain::Chain;
@@ -33,6 +34,17 @@ pub const MAX_ATTEMPTS: i32 = 8;
 pub fn retry_due(created_at: DateTime<Utc>, attempts: i32, now: DateTime<Utc>) -> bool {
     let wait = chrono::Duration::minutes(1i64 << attempts.clamp(1, 16));
     now >= created_at + wait
+}
+
+/// What an admin's retry did.
+#[derive(Debug)]
+pub enum RetryOutcome {
+    /// No SMTP server is configured: nothing can be sent.
+    MailOff,
+    /// It was sent, or another retry claimed it, meanwhile.
+    AlreadyHandled,
+    /// It was tried: the row afterwards (sent, or failed with the new error).
+    Tried(email_outbox::Model),
 }
 
 /// Where mail goes.
@@ -86,10 +98,18 @@ impl Mailer {
         body: &str,
     ) -> Result<(), MailError> {
         let id = store::outbox::enqueue_email(db, to, subject, body).await?;
+        self.send_queued(db, id).await
+    }
+
+    /// With SMTP configured, sends the outbox message `id` (queued by the caller, perhaps in
+    /// the transaction that stored what it is about) and marks it sent, or records the failure
+    /// for [`Mailer::retry_failed`], as [`Mailer::send`] does.
+    pub async fn send_queued(&self, db: &DatabaseConnection, id: i64) -> Result<(), MailError> {
         let Some(smtp) = &self.smtp else {
             return Ok(());
         };
-        match self.deliver(smtp, to, subject, body).await {
+        let row = store::outbox::get_email(db, id).await?;
+        match self.deliver(smtp, &row).await {
             Ok(()) => store::outbox::mark_email_sent(db, id, store::now()).await?,
             Err(error) => {
                 tracing::warn!(outbox_id = id, %error, "mail not sent; kept in the outbox to retry");
@@ -99,26 +119,62 @@ impl Mailer {
         Ok(())
     }
 
-    /// One SMTP delivery; the error as text for the outbox row.
+    /// One SMTP delivery of an outbox row (with its Reply-To, when set); the error as text for
+    /// the outbox row.
     async fn deliver(
         &self,
         smtp: &AsyncSmtpTransport<Tokio1Executor>,
-        to: &str,
-        subject: &str,
-        body: &str,
+        row: &email_outbox::Model,
     ) -> Result<(), String> {
-        let recipient = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
-        let message = Message::builder()
+        let recipient = row
+            .to_address
+            .parse::<Mailbox>()
+            .map_err(|e| e.to_string())?;
+        let mut message = Message::builder()
             .from(self.from.clone())
             .to(recipient)
-            .subject(subject)
-            .header(ContentType::TEXT_PLAIN)
-            .body(body.to_owned())
-            .map_err(|e| e.to_string())?;
+            .subject(&row.subject)
+            .header(ContentType::TEXT_PLAIN);
+        if let Some(reply_to) = &row.reply_to {
+            message = message.reply_to(reply_to.parse::<Mailbox>().map_err(|e| e.to_string())?);
+        }
+        let message = message.body(row.body.clone()).map_err(|e| e.to_string())?;
         smtp.send(message)
             .await
             .map(|_| ())
             .map_err(|e| Chain(&e).to_string())
+    }
+
+    /// Sends again, at an admin's request, the unsent outbox message `row` however often it was
+    /// tried, recording `audit` with the claim of the attempt (so two admins never send it
+    /// twice). Returns the row as it stands afterwards.
+    pub async fn retry_now(
+        &self,
+        db: &DatabaseConnection,
+        row: &email_outbox::Model,
+        audit: &store::audit::NewAuditEntry,
+    ) -> Result<RetryOutcome, MailError> {
+        let Some(smtp) = &self.smtp else {
+            return Ok(RetryOutcome::MailOff);
+        };
+        if row.sent_at.is_some()
+            || !store::outbox::claim_email_retry_audited(db, row.id, row.attempts, audit).await?
+        {
+            return Ok(RetryOutcome::AlreadyHandled);
+        }
+        let outcome = self.deliver(smtp, row).await.map(|()| store::now());
+        if let Err(error) = &outcome {
+            tracing::warn!(outbox_id = row.id, %error, "mail retry by an admin failed");
+        }
+        store::outbox::finish_email_retry(
+            db,
+            row.id,
+            outcome.as_ref().copied().map_err(String::as_str),
+        )
+        .await?;
+        Ok(RetryOutcome::Tried(
+            store::outbox::get_email(db, row.id).await?,
+        ))
     }
 
     /// Sends again the outbox messages whose sending failed and whose wait is over at `now`
@@ -139,9 +195,7 @@ impl Mailer {
             {
                 continue;
             }
-            let outcome = self
-                .deliver(smtp, &row.to_address, &row.subject, &row.body)
-                .await;
+            let outcome = self.deliver(smtp, &row).await;
             if let Err(error) = &outcome {
                 tracing::warn!(outbox_id = row.id, attempts = row.attempts + 1, %error, "mail retry failed");
             } else {

@@ -20,6 +20,17 @@ pub struct Model {
     pub message: String,
     /// The `created_at` column.
     pub created_at: DateTimeUtc,
+    /// The `kind` column: general, enterprise, agency or partner.
+    pub kind: String,
+    /// The `details` column: the form's other fields, a JSON array of `{label, value}`.
+    #[sea_orm(column_type = "Text")]
+    pub details: String,
+    /// The `status` column: new or answered.
+    pub status: String,
+    /// The `answered_at` column.
+    pub answered_at: Option<DateTimeUtc>,
+    /// The `answered_by` column: the admin's e-mail.
+    pub answered_by: Option<String>,
 }
 
 /// No relations are declared: repository functions join explicitly.

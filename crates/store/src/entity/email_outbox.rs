@@ -25,6 +25,8 @@ pub struct Model {
     /// The `last_error` column.
     #[sea_orm(column_type = "Text")]
     pub last_error: Option<String>,
+    /// The `reply_to` column.
+    pub reply_to: Option<String>,
 }
 
 /// No relations are declared: repository functions join explicitly.

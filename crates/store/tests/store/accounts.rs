@@ -127,8 +127,13 @@ both!(contact_messages_are_stored, |db, engine| {
         email: "ann@example.com".into(),
         subject: "Hello".into(),
         message: "A question about pricing.".into(),
+        kind: "general".into(),
+        details: "[]".into(),
     };
-    let id = save_contact_message(&db, &message).await.expect("save");
+    let (id, mail) = save_contact_message(&db, &message, None)
+        .await
+        .expect("save");
+    assert_eq!(mail, None);
     let stored = recent_contact_messages(&db, 5).await.expect("list");
     assert_eq!(stored.len(), 1);
     assert_eq!(
@@ -179,12 +184,14 @@ both!(
             &db,
             affiliate.id,
             &NewClick {
-                ip_address: "203.0.113.1".into(),
+                ip_address: "hash-of-203.0.113.1".into(),
                 ..Default::default()
             },
+            store::now(),
         )
         .await
-        .expect("click");
+        .expect("click")
+        .click_id();
         let conversion = NewConversion {
             click_id: Some(click),
             transaction_type: "credits".into(),
@@ -194,14 +201,16 @@ both!(
             ..Default::default()
         };
         assert!(
-            record_conversion(&db, affiliate.id, &conversion)
+            record_conversion(&db, affiliate.id, &conversion, store::now())
                 .await
                 .expect("first")
+                .is_some()
         );
         assert!(
-            !record_conversion(&db, affiliate.id, &conversion)
+            record_conversion(&db, affiliate.id, &conversion, store::now())
                 .await
                 .expect("second")
+                .is_none()
         );
         let stored = find_affiliate_by_code(&db, "ANN30")
             .await
@@ -217,7 +226,7 @@ both!(
             (1, 1, 600, 600)
         );
         assert!(matches!(
-            record_click(&db, 999_999, &NewClick::default()).await,
+            record_click(&db, 999_999, &NewClick::default(), store::now()).await,
             Err(StoreError::NotFound)
         ));
     }

@@ -5,6 +5,7 @@ mod support;
 
 mod accounts;
 mod admin;
+mod affiliates;
 mod allowance;
 mod api_keys;
 mod callbacks;

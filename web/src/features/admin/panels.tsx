@@ -7,6 +7,9 @@ import { OverviewPanel } from "./overview-panel";
 import { PurchasesPanel } from "./purchases-panel";
 import { UsersPanel } from "./users-panel";
 import { WhitelabelPanel } from "./whitelabel-panel";
+import { AffiliatesPanel } from "./affiliates-panel";
+import { MessagesPanel } from "./messages-panel";
+import { OutboxPanel } from "./outbox-panel";
 
 /** One tab of the admin area: its id in `?tab=`, its label, and what it shows. */
 export interface AdminPanel {
@@ -23,5 +26,8 @@ export const panels: AdminPanel[] = [
   { id: "purchases", label: "Purchases", Component: PurchasesPanel },
   { id: "whitelabel", label: "White-label", Component: WhitelabelPanel },
   { id: "admins", label: "Administrators", Component: AdminsPanel },
+  { id: "affiliates", label: "Affiliates", Component: AffiliatesPanel },
+  { id: "messages", label: "Messages", Component: MessagesPanel },
+  { id: "outbox", label: "Mail outbox", Component: OutboxPanel },
   { id: "audit", label: "Audit log", Component: AuditPanel },
 ];

@@ -32,6 +32,7 @@ import {
 } from "../../api/billing";
 import { toast } from "../../lib/toast";
 import { afterPayment, checkoutQueryFrom, type AfterPayment } from "./checkout-flow";
+import { ContactThankYou, isContactThanks } from "../contact/contact-thank-you";
 
 /** Every checkout page: a header that says who takes the payment (test payments are labelled as such). */
 function CheckoutShell({ title, children }: { title: string; children: ReactNode }) {
@@ -340,7 +341,14 @@ export function PaymentSuccessPage() {
 }
 
 /** /thank-you: after a subscription starts. */
+/** /thank-you: after a purchase, or with `?from=enterprise|agency|partner` after a contact form. */
 export function ThankYouPage() {
+  const [search] = useSearchParams();
+  const from = search.get("from");
+  return isContactThanks(from) ? <ContactThankYou from={from} /> : <PurchaseThankYou />;
+}
+
+function PurchaseThankYou() {
   const [search] = useSearchParams();
   const id = search.get("session");
   const q = useCheckout(id, false);

@@ -202,7 +202,7 @@ export function PricingPage() {
             <p className="mt-2 max-w-2xl text-slate-300">Enterprise gives unlimited credits and seats, white-label reports on your own domain, and a self-hosted option with priority support.</p>
           </div>
         </div>
-        <Button asChild variant="hero" size="lg" className="h-auto min-h-12 py-3 whitespace-normal text-center"><Link to="/enterprise">Talk to us about Enterprise</Link></Button>
+        <Button asChild variant="hero" size="lg" className="h-auto min-h-12 py-3 whitespace-normal text-center"><Link to="/enterprise-contact">Talk to us about Enterprise</Link></Button>
       </section>
       <Comparison />
       <section aria-labelledby="api-title" className="grid gap-6 rounded-3xl border border-border bg-card p-8 sm:p-10 lg:grid-cols-[1fr_auto] lg:items-center">
@@ -228,7 +228,7 @@ export function PricingPage() {
           ))}
         </div>
         <p className="text-center text-sm text-muted-foreground">
-          More questions? Read our <Link to="/features" className="text-link underline underline-offset-4">features</Link> or <Link to="/contact" className="text-link underline underline-offset-4">contact sales</Link>.
+          More questions? Read our <Link to="/features" className="text-link underline underline-offset-4">features</Link> or <Link to="/enterprise-contact" className="text-link underline underline-offset-4">contact sales</Link>.
         </p>
       </section>
     </div>
