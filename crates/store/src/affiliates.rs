@@ -284,6 +284,8 @@ pub async fn attribute_signup(
     let clicked = click.timestamp.timestamp();
     if affiliate.status != AffiliateStatus::Approved.as_str()
         || affiliate.user_id == Some(user_id)
+        // Made before the click (compared to the microsecond: the window rule counts seconds).
+        || user.created_at < click.timestamp
         || !rules::in_cookie_window(clicked, user.created_at.timestamp())
         || !rules::in_cookie_window(clicked, at.timestamp())
     {

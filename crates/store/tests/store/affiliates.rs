@@ -187,14 +187,20 @@ both!(
             &db,
             affiliate.id,
             &click("h3"),
-            before.created_at + Duration::seconds(1),
+            // Within the same second as the sign-up, but after it.
+            before.created_at + Duration::microseconds(1),
         )
         .await
         .expect("click");
         assert!(
-            !attribute_signup(&db, before.id, late_click.click_id(), t0)
-                .await
-                .expect("attr")
+            !attribute_signup(
+                &db,
+                before.id,
+                late_click.click_id(),
+                before.created_at + Duration::seconds(2)
+            )
+            .await
+            .expect("attr")
         );
         let buyer = new_user(&db, "buyer@example.com").await;
         assert!(

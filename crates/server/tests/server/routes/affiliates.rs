@@ -326,10 +326,17 @@ async fn a_referred_purchase_becomes_a_commission_then_a_payout() {
             .post(&format!("/api/test-payments/{big_id}/pay"), json!({}))
             .await;
         let big_cents = big.json["item"]["amountCents"].as_i64().expect("amount");
-        let later = now + Duration::days(31);
-        let run = store::affiliates::propose_payouts(&store_db, later, None)
+        // The hourly sweep only approves on other days; on the 1st it runs the month's payouts.
+        let first = store::affiliates::next_payout_at(now + Duration::days(31));
+        server::services::affiliates::scheduled(&store_db, first - Duration::hours(1)).await;
+        let none = store::affiliates::payouts_of(&store_db, None, None)
             .await
-            .expect("run");
+            .expect("payouts");
+        assert!(none.is_empty());
+        server::services::affiliates::scheduled(&store_db, first).await;
+        let run = store::affiliates::payouts_of(&store_db, None, None)
+            .await
+            .expect("payouts");
         assert_eq!(run.len(), 1);
         assert_eq!(run[0].amount_cents, kept + big_cents * 30 / 100);
         let payout = run[0].id;

@@ -422,3 +422,98 @@ async fn without_a_provider_nothing_is_offered() {
     })
     .await;
 }
+
+/// An account made through the provider by a visitor carrying an affiliate's referral cookie
+/// is that affiliate's referral (issue 16); an account that existed before the click is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_provider_sign_up_keeps_the_referral() {
+    let Some(provider) = Provider::start().await else {
+        return;
+    };
+    let provider = std::sync::Arc::new(tokio::sync::Mutex::new(provider));
+    each_engine(|db: TestDb| {
+        let provider = provider.clone();
+        async move {
+            let mut provider = provider.lock().await;
+            let mut cfg = config(&db);
+            cfg.oidc = Some(provider.settings());
+            let app = spawn_app(cfg, WEB_ONLY).await;
+            let web = &app.web;
+            let store_db = app.running.db.clone();
+            let early = sign_up_with_password(web, "early@example.com", "early").await;
+            let owner = store::users::create_user(
+                &store_db,
+                &store::users::NewUser {
+                    email: "ann@example.com".into(),
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("owner");
+            let affiliate = store::affiliates::create_affiliate(
+                &store_db,
+                &store::affiliates::NewAffiliate {
+                    user_id: Some(owner.id),
+                    affiliate_code: "ANNOIDC1".into(),
+                    email: "ann@example.com".into(),
+                    commission_rate: 30,
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("affiliate");
+            let entry = store::audit::NewAuditEntry::operator(
+                "affiliate.approve",
+                "affiliate",
+                None,
+                json!({}),
+            );
+            store::affiliates::review_affiliate(
+                &store_db,
+                affiliate.id,
+                domain::affiliates::AffiliateStatus::Approved,
+                None,
+                store::now(),
+                &entry,
+            )
+            .await
+            .expect("approve");
+            let (_, cookie) = super::affiliates::visit(web, "/?ref=ANNOIDC1", None).await;
+            let (referral, _) = cookie.expect("referral cookie");
+
+            for (sub, email) in [
+                ("grace-1", "grace@example.com"),
+                ("early-1", "early@example.com"),
+            ] {
+                provider
+                    .next(json!({"sub": sub, "email": email, "email_verified": true}))
+                    .await;
+                let (path, pending) = through_provider(web, "/").await;
+                let res = no_redirects()
+                    .get(format!("{}{path}", web.base))
+                    .header("cookie", format!("sitelens_oidc={pending}; {referral}"))
+                    .send()
+                    .await
+                    .expect("callback");
+                assert_eq!(res.status(), 303);
+            }
+            let grace = store::users::find_user_by_email(&store_db, "grace@example.com")
+                .await
+                .expect("find")
+                .expect("made by the provider sign-in");
+            let linked = store::affiliates::referral_of(&store_db, grace.id)
+                .await
+                .expect("referral")
+                .expect("the new account is the affiliate's referral");
+            assert_eq!(linked.affiliate_id, affiliate.id);
+            assert!(
+                store::affiliates::referral_of(&store_db, early)
+                    .await
+                    .expect("referral")
+                    .is_none(),
+                "an account older than the click is nobody's referral"
+            );
+        }
+    })
+    .await;
+}
