@@ -5,9 +5,7 @@
 use serde_json::{Value, json};
 
 use super::admin::{admin_cast, assert_refused_below};
-use crate::support::{
-    TestDb, WEB_ONLY, config, each_engine, received, spawn_app, start_smtp,
-};
+use crate::support::{TestDb, WEB_ONLY, config, each_engine, received, spawn_app, start_smtp};
 
 fn enterprise() -> Value {
     json!({
@@ -49,17 +47,27 @@ async fn messages(db: TestDb) {
     let all = list.json["messages"].as_array().expect("messages").clone();
     assert_eq!(all.len(), 4);
     assert_eq!(list.json["nextBefore"], Value::Null);
-    let ada = all.iter().find(|m| m["kind"] == "enterprise").expect("enterprise").clone();
+    let ada = all
+        .iter()
+        .find(|m| m["kind"] == "enterprise")
+        .expect("enterprise")
+        .clone();
     let id = ada["id"].as_i64().expect("id");
 
     // The authorization table.
-    for path in ["/api/admin/messages".to_owned(), format!("/api/admin/messages/{id}")] {
+    for path in [
+        "/api/admin/messages".to_owned(),
+        format!("/api/admin/messages/{id}"),
+    ] {
         assert_refused_below(&mut cast, "GET", &path, None, "support").await;
     }
     let answered = format!("/api/admin/messages/{id}/answered");
     assert_refused_below(&mut cast, "POST", &answered, Some(json!({})), "admin").await;
     let support = cast.support.post(&answered, json!({})).await;
-    assert_eq!(support.json["error"], "Your admin level (support) can only read.");
+    assert_eq!(
+        support.json["error"],
+        "Your admin level (support) can only read."
+    );
 
     // Filters and search (any case; LIKE's wildcards match only themselves).
     for (query, expected) in [
@@ -71,9 +79,16 @@ async fn messages(db: TestDb) {
         ("?q=example", 4),
         ("?status=answered", 0),
     ] {
-        let found = cast.support.get(&format!("/api/admin/messages{query}")).await;
+        let found = cast
+            .support
+            .get(&format!("/api/admin/messages{query}"))
+            .await;
         assert_eq!(found.status, 200, "{query}: {}", found.json);
-        assert_eq!(found.json["messages"].as_array().map(Vec::len), Some(expected), "{engine:?} {query}");
+        assert_eq!(
+            found.json["messages"].as_array().map(Vec::len),
+            Some(expected),
+            "{engine:?} {query}"
+        );
     }
     for bad in ["?kind=spam", "?status=done", "?before=abc"] {
         let refused = cast.support.get(&format!("/api/admin/messages{bad}")).await;
@@ -84,8 +99,14 @@ async fn messages(db: TestDb) {
     // One message, with its labelled details.
     let one = cast.support.get(&format!("/api/admin/messages/{id}")).await;
     assert_eq!(one.status, 200);
-    assert_eq!(one.json["details"][1], json!({"label": "Company size", "value": "250 to 999 employees"}));
-    assert_eq!(one.json["status"], "new", "the support's attempt changed nothing");
+    assert_eq!(
+        one.json["details"][1],
+        json!({"label": "Company size", "value": "250 to 999 employees"})
+    );
+    assert_eq!(
+        one.json["status"], "new",
+        "the support's attempt changed nothing"
+    );
     for missing in ["/api/admin/messages/999999", "/api/admin/messages/abc"] {
         assert_eq!(cast.support.get(missing).await.status, 404, "{missing}");
     }
@@ -101,7 +122,10 @@ async fn messages(db: TestDb) {
     assert_eq!(entry["actorEmail"], "admin@example.com");
     let again = cast.owner.post(&answered, json!({})).await;
     assert_eq!(again.status, 409, "{}", again.json);
-    assert_eq!(again.json["error"], "This message is already marked answered.");
+    assert_eq!(
+        again.json["error"],
+        "This message is already marked answered."
+    );
     let audit = cast.owner.get("/api/admin/audit").await;
     let answers = audit.json["entries"]
         .as_array()
@@ -110,11 +134,24 @@ async fn messages(db: TestDb) {
         .filter(|e| e["action"] == "contact_message.answered")
         .count();
     assert_eq!(answers, 1, "a refused change writes no audit row");
-    let other = all.iter().find(|m| m["kind"] == "general").expect("general")["id"].clone();
-    let owner = cast.owner.post(&format!("/api/admin/messages/{other}/answered"), json!({})).await;
+    let other = all
+        .iter()
+        .find(|m| m["kind"] == "general")
+        .expect("general")["id"]
+        .clone();
+    let owner = cast
+        .owner
+        .post(&format!("/api/admin/messages/{other}/answered"), json!({}))
+        .await;
     assert_eq!(owner.status, 200, "{}", owner.json);
-    let answered_list = cast.support.get("/api/admin/messages?status=answered").await;
-    assert_eq!(answered_list.json["messages"].as_array().map(Vec::len), Some(2));
+    let answered_list = cast
+        .support
+        .get("/api/admin/messages?status=answered")
+        .await;
+    assert_eq!(
+        answered_list.json["messages"].as_array().map(Vec::len),
+        Some(2)
+    );
     app.running.shutdown().await;
 }
 
@@ -140,7 +177,12 @@ async fn outbox(db: TestDb) {
     cfg.smtp_url = Some(server::config::Secret(format!("smtp://127.0.0.1:{port}")));
     cfg.sales_email = Some("sales@sitelens.test".to_owned());
     let app = spawn_app(cfg, WEB_ONLY).await;
-    assert_eq!(app.post_json("/api/contact/enterprise", &enterprise()).await.status, 200);
+    assert_eq!(
+        app.post_json("/api/contact/enterprise", &enterprise())
+            .await
+            .status,
+        200
+    );
     let store_db = app.running.db.clone();
     let mut cast = admin_cast(&app.web, &store_db).await;
 
@@ -155,11 +197,23 @@ async fn outbox(db: TestDb) {
     assert_eq!(sales["status"], "failed");
     assert_eq!(sales["attempts"], 1);
     assert!(sales["lastError"].as_str().is_some_and(|e| !e.is_empty()));
-    assert_eq!(sales["replyTo"], "\"Ada Lovelace\" <ada@analytical.example>");
-    assert!(sales.get("body").is_none(), "bodies (one-time links) stay out of the admin area");
+    assert_eq!(
+        sales["replyTo"],
+        "\"Ada Lovelace\" <ada@analytical.example>"
+    );
+    assert!(
+        sales.get("body").is_none(),
+        "bodies (one-time links) stay out of the admin area"
+    );
     let id = sales["id"].as_i64().expect("id");
     for bad in ["?status=lost", "?before=x"] {
-        assert_eq!(cast.support.get(&format!("/api/admin/outbox{bad}")).await.status, 400);
+        assert_eq!(
+            cast.support
+                .get(&format!("/api/admin/outbox{bad}"))
+                .await
+                .status,
+            400
+        );
     }
 
     let retry = format!("/api/admin/outbox/{id}/retry");
@@ -178,7 +232,10 @@ async fn outbox(db: TestDb) {
     let mails = received(&mail_dir);
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0]["to"], json!(["sales@sitelens.test"]));
-    assert_eq!(mails[0]["reply_to"], "Ada Lovelace <ada@analytical.example>");
+    assert_eq!(
+        mails[0]["reply_to"],
+        "Ada Lovelace <ada@analytical.example>"
+    );
     let entry = newest_audit(&mut cast).await;
     assert_eq!(entry["action"], "email.retry");
     assert_eq!(entry["targetId"], id.to_string());
@@ -186,9 +243,21 @@ async fn outbox(db: TestDb) {
     let again = cast.owner.post(&retry, json!({})).await;
     assert_eq!(again.status, 409);
     assert_eq!(again.json["error"], "This e-mail was already sent.");
-    assert_eq!(cast.owner.post("/api/admin/outbox/999999/retry", json!({})).await.status, 404);
+    assert_eq!(
+        cast.owner
+            .post("/api/admin/outbox/999999/retry", json!({}))
+            .await
+            .status,
+        404
+    );
     let sent_list = cast.support.get("/api/admin/outbox?status=sent").await;
-    assert!(sent_list.json["emails"].as_array().expect("emails").iter().any(|e| e["id"] == id));
+    assert!(
+        sent_list.json["emails"]
+            .as_array()
+            .expect("emails")
+            .iter()
+            .any(|e| e["id"] == id)
+    );
     app.running.shutdown().await;
 }
 
