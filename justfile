@@ -197,6 +197,7 @@ bench corpus="": wasm
     cargo bench -p server --bench signin
     cargo bench -p server --bench paid
     cargo bench -p server --bench payments
+    cargo bench -p server --bench pdf
     cargo bench -p server --bench queue
     SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs

@@ -31,6 +31,8 @@ mod m20261128_000020_api_callbacks;
 mod m20261128_000021_health_samples;
 mod m20261128_000022_api_retention;
 mod m20261129_000023_admin_audit;
+mod m20261129_000024_disabled_users;
+mod m20261129_000025_affiliate_tracking;
 mod m20261129_000026_sales_contact;
 mod util;
 
@@ -64,6 +66,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000021_health_samples::Migration),
             Box::new(m20261128_000022_api_retention::Migration),
             Box::new(m20261129_000023_admin_audit::Migration),
+            Box::new(m20261129_000024_disabled_users::Migration),
+            Box::new(m20261129_000025_affiliate_tracking::Migration),
             Box::new(m20261129_000026_sales_contact::Migration),
         ]
     }

@@ -8,8 +8,8 @@
 
 use domain::credits::Credits;
 use domain::{
-    accounts, advice, checkout, commerce, constants, contact, forms, performance, report, robots,
-    score, share, site_url, snippet,
+    accounts, advice, affiliates, checkout, commerce, constants, contact, forms, performance,
+    report, robots, score, share, site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -190,6 +190,20 @@ pub fn validate_contact(
     #[wasm_bindgen(unchecked_param_type = "ContactForm")] form: JsValue,
 ) -> Result<JsValue, JsError> {
     to_js(&forms::validate_contact(&from_js(form)?))
+}
+
+/// Affiliate application errors (docs/PRODUCT.md §3.10).
+#[wasm_bindgen(js_name = validateAffiliateApplication, unchecked_return_type = "FieldError[]")]
+pub fn validate_affiliate_application(
+    #[wasm_bindgen(unchecked_param_type = "AffiliateApplication")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&affiliates::validate_application(&from_js(form)?))
+}
+
+/// The affiliate programme's terms (rate, windows, payout minimum, the form's choices).
+#[wasm_bindgen(js_name = affiliateTerms, unchecked_return_type = "AffiliateTerms")]
+pub fn affiliate_terms() -> Result<JsValue, JsError> {
+    to_js(&affiliates::terms())
 }
 
 /// Enterprise contact form errors.

@@ -3060,3 +3060,337 @@ entries: Array<AuditEntryView>,
  */
 nextBefore: number | null, };
 
+export type AffiliateApplication = { 
+/**
+ * The applicant's name.
+ */
+name: string, 
+/**
+ * Where to reach them.
+ */
+email: string, 
+/**
+ * Their website (optional).
+ */
+website: string, 
+/**
+ * Their company (optional).
+ */
+company: string, 
+/**
+ * Their marketing experience.
+ */
+experience: string, 
+/**
+ * One of [`TRAFFIC_SOURCES`].
+ */
+trafficSource: string, 
+/**
+ * One of [`MONTHLY_TRAFFIC`].
+ */
+monthlyTraffic: string, 
+/**
+ * Why they want to join.
+ */
+motivation: string, };
+
+export type AffiliateStatus = "pending" | "approved" | "rejected";
+
+export type CommissionStatus = "pending" | "approved" | "reversed" | "paid";
+
+export type PayoutMethod = "stripe" | "manual";
+
+export type BannerInfo = { 
+/**
+ * Width in pixels.
+ */
+width: number, 
+/**
+ * Height in pixels.
+ */
+height: number, 
+/**
+ * Its usual name.
+ */
+name: string, };
+
+export type AffiliateTerms = { 
+/**
+ * Default commission, percent.
+ */
+commissionPercent: number, 
+/**
+ * Cookie lifetime, days.
+ */
+cookieDays: number, 
+/**
+ * Refund window, days.
+ */
+refundWindowDays: number, 
+/**
+ * Days after sign-up that payments earn.
+ */
+conversionDays: number, 
+/**
+ * Smallest payout, cents.
+ */
+payoutMinimumCents: number, 
+/**
+ * Day of the month payouts run.
+ */
+payoutDayOfMonth: number, 
+/**
+ * The form's traffic source choices.
+ */
+trafficSources: Array<string>, 
+/**
+ * The form's monthly traffic choices.
+ */
+monthlyTraffic: Array<string>, 
+/**
+ * The banner sizes of the marketing materials.
+ */
+banners: Array<BannerInfo>, };
+
+export type ConversionView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * When the payment was made (RFC 3339).
+ */
+at: string, 
+/**
+ * `credits` or a plan payment.
+ */
+transactionType: string, 
+/**
+ * What the customer paid, cents.
+ */
+amountCents: number, 
+/**
+ * The commission, cents.
+ */
+commissionCents: number, 
+/**
+ * Where it stands.
+ */
+status: CommissionStatus, 
+/**
+ * When a pending commission is approved (RFC 3339).
+ */
+approvesAt: string | null, };
+
+export type PayoutView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The affiliate paid.
+ */
+affiliateId: number, 
+/**
+ * Amount, cents.
+ */
+amountCents: number, 
+/**
+ * `stripe` or `manual`.
+ */
+method: string, 
+/**
+ * `pending` (proposed) or `paid`.
+ */
+status: string, 
+/**
+ * When it was proposed (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it was paid (RFC 3339).
+ */
+paidAt: string | null, 
+/**
+ * Stripe's transfer id.
+ */
+transferId: string | null, 
+/**
+ * The admin's note.
+ */
+note: string | null, };
+
+export type AffiliateDashboard = { 
+/**
+ * Standing.
+ */
+status: AffiliateStatus, 
+/**
+ * Why an application was rejected.
+ */
+rejectionReason: string | null, 
+/**
+ * The referral code.
+ */
+code: string, 
+/**
+ * The referral link.
+ */
+referralLink: string, 
+/**
+ * The affiliate's rate, percent.
+ */
+commissionPercent: number, 
+/**
+ * Counted clicks.
+ */
+clicks: number, 
+/**
+ * Conversions not reversed.
+ */
+conversions: number, 
+/**
+ * All commissions not reversed (pending, approved and paid), cents.
+ */
+earningsCents: number, 
+/**
+ * Commissions in the refund window, cents.
+ */
+pendingCents: number, 
+/**
+ * Approved commissions not yet paid, cents.
+ */
+approvedCents: number, 
+/**
+ * Paid out, cents.
+ */
+paidCents: number, 
+/**
+ * The least a payout may be, cents.
+ */
+payoutMinimumCents: number, 
+/**
+ * The last payout (RFC 3339).
+ */
+lastPayoutDate: string | null, 
+/**
+ * The next payout run (RFC 3339).
+ */
+nextPayoutDate: string | null, 
+/**
+ * Latest conversions, newest first.
+ */
+recentConversions: Array<ConversionView>, 
+/**
+ * Payouts, newest first.
+ */
+payouts: Array<PayoutView>, };
+
+export type AdminAffiliateView = { 
+/**
+ * Its id.
+ */
+id: number, 
+/**
+ * The account that applied.
+ */
+userId: number | null, 
+/**
+ * Code.
+ */
+code: string, 
+/**
+ * Name.
+ */
+name: string, 
+/**
+ * E-mail.
+ */
+email: string, 
+/**
+ * Website.
+ */
+website: string | null, 
+/**
+ * Company.
+ */
+company: string | null, 
+/**
+ * Experience.
+ */
+experience: string, 
+/**
+ * Traffic source.
+ */
+trafficSource: string, 
+/**
+ * Monthly traffic.
+ */
+monthlyTraffic: string, 
+/**
+ * Motivation.
+ */
+motivation: string, 
+/**
+ * Standing.
+ */
+status: AffiliateStatus, 
+/**
+ * Why rejected.
+ */
+rejectionReason: string | null, 
+/**
+ * Rate, percent.
+ */
+commissionPercent: number, 
+/**
+ * Counted clicks.
+ */
+clicks: number, 
+/**
+ * Conversions not reversed.
+ */
+conversions: number, 
+/**
+ * Commissions not reversed, cents.
+ */
+earningsCents: number, 
+/**
+ * Commissions not yet paid (pending and approved), cents.
+ */
+unpaidCents: number, 
+/**
+ * Whether a Stripe connected account is on file.
+ */
+hasConnectedAccount: boolean, 
+/**
+ * Applied at (RFC 3339).
+ */
+createdAt: string, };
+
+export type ReviewRequest = { 
+/**
+ * Why (required for a rejection; written to the audit log either way).
+ */
+reason: string, };
+
+export type ConfirmPayoutRequest = { 
+/**
+ * How it is paid.
+ */
+method: PayoutMethod, 
+/**
+ * How it was paid (required for a manual payout).
+ */
+note: string, };
+
+export type ConnectedAccountRequest = { 
+/**
+ * `acct_...`, or empty to remove it.
+ */
+accountId: string, 
+/**
+ * Why (required, written to the audit log).
+ */
+reason: string, };
+

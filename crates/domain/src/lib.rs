@@ -6,7 +6,9 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_area;
 pub mod advice;
+pub mod affiliates;
 pub mod api;
 pub mod bindings;
 pub mod budget;

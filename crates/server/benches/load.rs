@@ -60,6 +60,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         sales_email: None,
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

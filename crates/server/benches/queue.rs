@@ -196,6 +196,7 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         sales_email: None,
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "warn".to_owned(),
         node_name: "bench-web".to_owned(),
     };

@@ -15,9 +15,9 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, admin, admin_messages, analyses, api_keys, api_v1, billing, callback_secret, contact,
-    dashboard, demo, files, health, oidc, pages, progress, reports, results, stats, teams, trial,
-    webhooks,
+    accounts, admin, admin_affiliates, admin_messages, affiliates, analyses, api_keys, api_v1,
+    billing, callback_secret, contact, dashboard, demo, files, health, oidc, pages, progress,
+    reports, results, stats, teams, trial, webhooks,
 };
 use crate::state::AppState;
 
@@ -52,6 +52,12 @@ pub fn router(state: AppState) -> Router {
         .merge(demo::api_router())
         .merge(billing::router())
         .merge(webhooks::router())
+        .merge(crate::routes::admin_overview::router())
+        .merge(crate::routes::admin_users::router())
+        .merge(crate::routes::admin_jobs::router())
+        .merge(crate::routes::admin_purchases::router())
+        .merge(affiliates::router())
+        .merge(admin_affiliates::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,
@@ -70,6 +76,10 @@ pub fn router(state: AppState) -> Router {
         .merge(demo::router())
         .merge(files::router(&state.config))
         .fallback(pages::spa)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            affiliates::track_referral,
+        ))
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(CompressionLayer::new())

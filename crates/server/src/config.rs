@@ -51,6 +51,7 @@ pub const VARIABLES: [(&str, &str); 30] = [
     ("SITELENS_STRIPE_SECRET_KEY", ""),
     ("SITELENS_STRIPE_WEBHOOK_SECRET", ""),
     ("SITELENS_STRIPE_API_BASE", "https://api.stripe.com"),
+    ("SITELENS_REFERRAL_SALT", ""),
     ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
 ];
 
@@ -412,6 +413,10 @@ pub struct Config {
     /// `SITELENS_STRIPE_*`: Stripe takes the payments; `None` is the labelled test-payment
     /// mode.
     pub stripe: Option<Stripe>,
+    /// `SITELENS_REFERRAL_SALT`: the secret salt of the hashed visitor addresses of referral
+    /// clicks (only `SHA-256(salt, address)` is stored); empty: a random salt per process, so a
+    /// day's repeated clicks are recognised only by the process that saw the first one.
+    pub referral_salt: Option<Secret>,
     /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
     pub log_filter: String,
     /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
@@ -619,6 +624,9 @@ impl Config {
             sales_email,
             oidc: parse_oidc(get)?,
             stripe: parse_stripe(get)?,
+            referral_salt: Some(get("SITELENS_REFERRAL_SALT"))
+                .filter(|s| !s.is_empty())
+                .map(Secret),
             log_filter,
             node_name: lookup("HOSTNAME")
                 .map(|h| h.trim().to_owned())

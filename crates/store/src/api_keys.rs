@@ -115,7 +115,7 @@ pub async fn revoke_api_key(db: &DatabaseConnection, user_id: i64, key_id: i64) 
     }
 }
 
-/// The unrevoked key with this hash, and its owner.
+/// The unrevoked key with this hash, and its owner, unless the owner is disabled.
 pub async fn find_active_key(
     db: &DatabaseConnection,
     key_hash: &str,
@@ -128,7 +128,10 @@ pub async fn find_active_key(
     else {
         return Ok(None);
     };
-    let owner = users::Entity::find_by_id(key.user_id).one(db).await?;
+    let owner = users::Entity::find_by_id(key.user_id)
+        .filter(users::Column::DisabledAt.is_null())
+        .one(db)
+        .await?;
     Ok(owner.map(|owner| (key, owner)))
 }
 

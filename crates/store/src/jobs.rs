@@ -122,7 +122,7 @@ pub struct Job {
 }
 
 /// The charge recorded on a job row, if it cost anything.
-fn charge_of(row: &analysis_jobs::Model) -> Option<Charge> {
+pub(crate) fn charge_of(row: &analysis_jobs::Model) -> Option<Charge> {
     let charge = Charge {
         trial: stored(row.trial_charge),
         paid: stored(row.paid_charge),

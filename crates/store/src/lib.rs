@@ -26,6 +26,7 @@
 //! `cargo bench -p store` (same databases; prints operations per second).
 
 pub mod accounts;
+pub mod admin;
 pub mod affiliates;
 pub mod allowance;
 pub mod api_keys;

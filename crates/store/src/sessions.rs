@@ -49,7 +49,8 @@ pub async fn create_session(
     })
 }
 
-/// The session with this token hash and its user, if it exists and has not expired at `at`.
+/// The session with this token hash and its user, if it exists, has not expired at `at` and its
+/// user is not disabled.
 pub async fn find_session(
     db: &DatabaseConnection,
     id_hash: &str,
@@ -62,7 +63,10 @@ pub async fn find_session(
     else {
         return Ok(None);
     };
-    let user = users::Entity::find_by_id(session.user_id).one(db).await?;
+    let user = users::Entity::find_by_id(session.user_id)
+        .filter(users::Column::DisabledAt.is_null())
+        .one(db)
+        .await?;
     Ok(user.map(|user| (session, user)))
 }
 

@@ -25,6 +25,7 @@ export const pages = {
   apiDocs: () => import("../features/api-docs/api-docs-page"),
   apiStatus: () => import("../features/api-status/api-status-page"),
   admin: () => import("../features/admin/admin-page"),
+  affiliates: () => import("../features/affiliates/affiliate-pages"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -46,6 +47,9 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   "api-docs": pages.apiDocs,
   "api-status": pages.apiStatus,
   affiliates: pages.serverPage,
+  "affiliate-signup": pages.affiliates,
+  "affiliate-dashboard": pages.affiliates,
+  "marketing-materials": pages.affiliates,
   partners: pages.salesContact,
   "enterprise-contact": pages.salesContact,
   "agency-contact": pages.salesContact,

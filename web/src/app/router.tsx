@@ -29,16 +29,8 @@ export const contentRoutes = [
   "/test-analysis",
 ];
 
-/**
- * Routes of docs/PRODUCT.md §2.1 not built yet (the affiliate pages). Until they exist they show the not-found page, never a placeholder.
- */
+/** The not-found page at `path`; the server answers these paths with HTTP 404. */
 const notFound = (path: string) => page(path, pages.notFound, "NotFoundPage");
-
-export const laterRoutes = [
-  "/affiliate-dashboard",
-  "/affiliate-signup",
-  "/marketing-materials",
-];
 
 export const routes: RouteObject[] = [
   {
@@ -90,9 +82,11 @@ export const routes: RouteObject[] = [
           page("/payment", pages.checkout, "PaymentPage"),
           page("/payment-success", pages.checkout, "PaymentSuccessPage"),
           page("/thank-you", pages.checkout, "ThankYouPage"),
+          page("/affiliate-signup", pages.affiliates, "AffiliateSignupPage"),
+          page("/affiliate-dashboard", pages.affiliates, "AffiliateDashboardPage"),
+          page("/marketing-materials", pages.affiliates, "MarketingMaterialsPage"),
           page("/admin", pages.admin, "AdminPage"),
           page("/admin-dashboard", pages.admin, "AdminDashboardPage"),
-          ...laterRoutes.map((path) => notFound(path)),
           notFound("*"),
         ],
       },

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use domain::credits::Credits;
 use domain::report::ReportType;
 use domain::{
-    accounts, advice, checkout, commerce, constants, contact, forms, performance, robots, score,
-    share, site_url, snippet,
+    accounts, advice, affiliates, checkout, commerce, constants, contact, forms, performance,
+    robots, score, share, site_url, snippet,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -71,6 +71,8 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "validateDownload" => ok(forms::validate_download(&arg(a, 0)?)),
         "validateCalculator" => ok(forms::validate_calculator(&arg(a, 0)?)),
         "validateContact" => ok(forms::validate_contact(&arg(a, 0)?)),
+        "validateAffiliateApplication" => ok(affiliates::validate_application(&arg(a, 0)?)),
+        "affiliateTerms" => ok(affiliates::terms()),
         "validateEnterpriseContact" => ok(contact::validate_enterprise_contact(&arg(a, 0)?)),
         "validateAgencyContact" => ok(contact::validate_agency_contact(&arg(a, 0)?)),
         "validatePartnerEnquiry" => ok(contact::validate_partner_enquiry(&arg(a, 0)?)),

@@ -47,6 +47,7 @@ pub fn config(url: String, dir: &std::path::Path) -> Config {
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         sales_email: None,
         stripe: None,
+        referral_salt: None,
         oidc: None,
         log_filter: "warn".to_owned(),
         node_name: "bench".to_owned(),

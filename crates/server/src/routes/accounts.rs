@@ -89,9 +89,13 @@ fn signed_out(state: &AppState, message: &str) -> Response {
 async fn sign_up(
     State(state): State<AppState>,
     _: SameOrigin,
+    headers: HeaderMap,
     ApiJson(form): ApiJson<Registration>,
 ) -> AppResult<Response> {
     let session = accounts::sign_up(&state.db, &state.mailer, &state.links, &form).await?;
+    let (db, config) = (&state.db, &state.config);
+    crate::services::affiliates::attribute(db, config, &headers, session.user_id, store::now())
+        .await;
     signed_in(&state, session).await
 }
 

@@ -5,7 +5,13 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_affiliates;
+pub mod admin_jobs;
 pub mod admin_messages;
+pub mod admin_overview;
+pub mod admin_purchases;
+pub mod admin_users;
+pub mod affiliates;
 pub mod analyses;
 pub mod api_keys;
 pub mod api_v1;

@@ -172,13 +172,18 @@ async fn callback(
     )
     .await
     {
-        Ok(session) => Ok(see_other(
-            &return_to,
-            &[
-                session_cookie(&state.cookies, &session),
-                pending_cookie(&state.cookies, "", 0),
-            ],
-        )),
+        Ok(session) => {
+            // A new account made by this sign-in may be a referral; an older one never is.
+            let (db, config, id) = (&state.db, &state.config, session.user_id);
+            crate::services::affiliates::attribute(db, config, &headers, id, store::now()).await;
+            Ok(see_other(
+                &return_to,
+                &[
+                    session_cookie(&state.cookies, &session),
+                    pending_cookie(&state.cookies, "", 0),
+                ],
+            ))
+        }
         Err(AccountError::Forbidden(message)) => Ok(failed(&state, &message, &return_to)),
         Err(AccountError::EmailTaken) => Ok(failed(
             &state,

@@ -195,11 +195,21 @@ fn session_lifetime() -> Duration {
 }
 
 /// Starts a new session for a user: a fresh random token, so signing in never keeps a session
-/// id that existed before (no session fixation).
+/// id that existed before (no session fixation). An account an administrator disabled gets
+/// none, however it signs in.
 pub async fn start_session(
     db: &DatabaseConnection,
     user_id: i64,
 ) -> Result<IssuedSession, AccountError> {
+    if store::users::get_user(db, user_id)
+        .await?
+        .disabled_at
+        .is_some()
+    {
+        return Err(AccountError::Forbidden(
+            domain::admin_area::ACCOUNT_DISABLED_MESSAGE.to_owned(),
+        ));
+    }
     let (token, id_hash) = new_token()?;
     let (csrf_token, _) = new_token()?;
     store::sessions::create_session(

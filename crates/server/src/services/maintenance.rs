@@ -85,13 +85,16 @@ pub async fn run(db: DatabaseConnection, every: Duration, mut shutdown: watch::R
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            _ = tick.tick() => match sweep(&db, store::now()).await {
-                Ok(swept) if swept != Swept::default() => {
-                    tracing::info!(?swept, "maintenance sweep");
+            _ = tick.tick() => {
+                match sweep(&db, store::now()).await {
+                    Ok(swept) if swept != Swept::default() => {
+                        tracing::info!(?swept, "maintenance sweep");
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::error!(error = %Chain(&e), "maintenance sweep failed"),
                 }
-                Ok(_) => {}
-                Err(e) => tracing::error!(error = %Chain(&e), "maintenance sweep failed"),
-            },
+                crate::services::affiliates::scheduled(&db, store::now()).await;
+            }
             () = stopped(&mut shutdown) => break,
         }
     }

@@ -4,6 +4,10 @@
 
 pub mod accounts;
 pub mod admin_messages;
+pub mod admin_overview;
+pub mod admin_records;
+pub mod admin_users;
+pub mod affiliates;
 pub mod analyses;
 pub mod api;
 pub mod api_keys;

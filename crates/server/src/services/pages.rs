@@ -413,6 +413,16 @@ fn route_head(web: &WebApp, path: &str) -> Option<Head> {
         // docs/PRODUCT.md §6.6: the admin area (the app shows the not-found page to anyone
         // who is not an administrator).
         "/admin" | "/admin-dashboard" => hidden("Admin", "The Sitelens admin area."),
+        // Issue 16: the affiliate's own pages (signed in).
+        "/affiliate-signup" => hidden(
+            "Become a Sitelens affiliate",
+            "Apply to the Sitelens affiliate programme.",
+        ),
+        "/affiliate-dashboard" => hidden("Affiliate dashboard", "Your Sitelens affiliate account."),
+        "/marketing-materials" => hidden(
+            "Marketing materials",
+            "Banners and links for Sitelens affiliates.",
+        ),
         // docs/PRODUCT.md §7.10: the checkout and payment pages (Stripe, or test payments).
         "/stripe-checkout"
         | "/checkout"

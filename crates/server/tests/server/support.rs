@@ -35,6 +35,7 @@ pub fn config(db: &TestDb) -> Config {
         sales_email: None,
         oidc: None,
         stripe: None,
+        referral_salt: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     }

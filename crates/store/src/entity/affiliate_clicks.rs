@@ -21,6 +21,9 @@ pub struct Model {
     pub landing_page: Option<String>,
     /// The `timestamp` column.
     pub timestamp: DateTimeUtc,
+    /// The `click_day` column: the click's UTC day (`YYYY-MM-DD`); one counted click per
+    /// affiliate, hashed address and day.
+    pub click_day: Option<String>,
 }
 
 /// No relations are declared: repository functions join explicitly.

@@ -30,6 +30,8 @@ pub struct Model {
     pub stripe_payment_intent_id: Option<String>,
     /// The `timestamp` column.
     pub timestamp: DateTimeUtc,
+    /// The `payout_id` column: the payout this commission is paid in.
+    pub payout_id: Option<i64>,
 }
 
 /// No relations are declared: repository functions join explicitly.

@@ -49,6 +49,10 @@ pub struct Model {
     pub last_payout_date: Option<DateTimeUtc>,
     /// The `next_payout_date` column.
     pub next_payout_date: Option<DateTimeUtc>,
+    /// The `rejection_reason` column: why an application was turned down.
+    pub rejection_reason: Option<String>,
+    /// The `stripe_account_id` column: the Stripe Connect account payouts go to.
+    pub stripe_account_id: Option<String>,
     /// The `created_at` column.
     pub created_at: DateTimeUtc,
     /// The `updated_at` column.

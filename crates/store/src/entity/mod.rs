@@ -5,6 +5,7 @@ pub mod admin_audit_log;
 pub mod affiliate_clicks;
 pub mod affiliate_conversions;
 pub mod affiliate_payouts;
+pub mod affiliate_referrals;
 pub mod affiliates;
 pub mod analysis_jobs;
 pub mod analysis_results;

@@ -77,6 +77,8 @@ pub struct Model {
     pub whitelabel_limit: Option<i32>,
     /// The `email_verified_at` column: when the address was confirmed, if it was.
     pub email_verified_at: Option<DateTimeUtc>,
+    /// The `disabled_at` column: when an administrator disabled the account, if one did.
+    pub disabled_at: Option<DateTimeUtc>,
     /// The `created_at` column.
     pub created_at: DateTimeUtc,
     /// The `updated_at` column.

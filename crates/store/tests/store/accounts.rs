@@ -184,12 +184,14 @@ both!(
             &db,
             affiliate.id,
             &NewClick {
-                ip_address: "203.0.113.1".into(),
+                ip_address: "hash-of-203.0.113.1".into(),
                 ..Default::default()
             },
+            store::now(),
         )
         .await
-        .expect("click");
+        .expect("click")
+        .click_id();
         let conversion = NewConversion {
             click_id: Some(click),
             transaction_type: "credits".into(),
@@ -199,14 +201,16 @@ both!(
             ..Default::default()
         };
         assert!(
-            record_conversion(&db, affiliate.id, &conversion)
+            record_conversion(&db, affiliate.id, &conversion, store::now())
                 .await
                 .expect("first")
+                .is_some()
         );
         assert!(
-            !record_conversion(&db, affiliate.id, &conversion)
+            record_conversion(&db, affiliate.id, &conversion, store::now())
                 .await
                 .expect("second")
+                .is_none()
         );
         let stored = find_affiliate_by_code(&db, "ANN30")
             .await
@@ -222,7 +226,7 @@ both!(
             (1, 1, 600, 600)
         );
         assert!(matches!(
-            record_click(&db, 999_999, &NewClick::default()).await,
+            record_click(&db, 999_999, &NewClick::default(), store::now()).await,
             Err(StoreError::NotFound)
         ));
     }

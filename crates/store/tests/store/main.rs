@@ -4,6 +4,8 @@
 mod support;
 
 mod accounts;
+mod admin;
+mod affiliates;
 mod allowance;
 mod api_keys;
 mod callbacks;

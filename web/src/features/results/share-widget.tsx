@@ -1,4 +1,6 @@
 import { Copy, Mail } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
+import { useSession } from "../../lib/session";
 import { shareLinks } from "../../lib/domain";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -17,14 +19,31 @@ function FacebookIcon() {
 
 export type ShareWidgetProps = { reportUrl: string; websiteUrl: string; overallScore: number; reportId: string };
 
+/** The signed-in approved affiliate's referral code (`GET /api/affiliates/link`), so shared links earn for them. */
+function useAffiliateCode(): string | null {
+  const { signedIn } = useSession();
+  const q = useQuery({
+    queryKey: ["affiliate-link"],
+    queryFn: async () => {
+      const res = await fetch("/api/affiliates/link", { credentials: "include" });
+      if (!res.ok) return null;
+      return ((await res.json()) as { code: string | null }).code;
+    },
+    enabled: signedIn,
+    staleTime: 300_000,
+  });
+  return signedIn ? (q.data ?? null) : null;
+}
+
 function openShare(url: string) {
   window.open(url, "_blank", "noopener,noreferrer,width=600,height=560");
 }
 
 /** Share the report: Twitter, LinkedIn, Facebook, e-mail and copy; text and targets from the domain rules. */
 export function ShareWidget({ reportUrl, websiteUrl, overallScore, reportId }: ShareWidgetProps) {
+  const affiliateCode = useAffiliateCode();
   if (!reportUrl || !websiteUrl) return null;
-  const links = shareLinks({ reportUrl, websiteUrl, overallScore, reportId });
+  const links = shareLinks({ reportUrl, websiteUrl, overallScore, reportId, affiliateCode: affiliateCode ?? undefined });
   const copy = async () => {
     const ok = await copyText(links.url);
     if (ok) toast({ title: "Copied!", description: "The report link is on your clipboard.", variant: "success" });

@@ -450,6 +450,8 @@ pub async fn apply_event(
         }
         BillingEvent::Ignored => Applied::Skipped,
     };
+    // Before the event is recorded, so a redelivery completes it; once per payment by itself.
+    crate::services::affiliates::after_billing_event(db, event).await?;
     store::billing::record_event(db, event_id, event.kind()).await?;
     Ok(applied)
 }

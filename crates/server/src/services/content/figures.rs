@@ -4,6 +4,7 @@
 //! A marker this table does not know is an error when the content loads (and so fails the
 //! content tests), never a blank in a page.
 
+use domain::affiliates;
 use domain::commerce::{self, ANNUAL_MONTHS_PAID, format_dollars};
 use domain::performance::good_ranges;
 use domain::report::{FindingType, ReportType};
@@ -44,6 +45,11 @@ pub fn figure(name: &str) -> Option<String> {
         ["trial", "days"] => Some(commerce::TRIAL_VALID_DAYS.to_string()),
         ["hours", "per_credit"] => Some(commerce::HOURS_SAVED_PER_CREDIT.to_string()),
         ["affiliate", "percent"] => Some(commerce::AFFILIATE_COMMISSION_PERCENT.to_string()),
+        ["affiliate", "cookie_days"] => Some(affiliates::REFERRAL_COOKIE_DAYS.to_string()),
+        ["affiliate", "refund_days"] => Some(affiliates::REFUND_WINDOW_DAYS.to_string()),
+        ["affiliate", "payout_minimum"] => Some(commerce::format_dollars(
+            u32::try_from(affiliates::PAYOUT_MINIMUM_CENTS).unwrap_or(0),
+        )),
         ["annual", "months_paid"] => Some(ANNUAL_MONTHS_PAID.to_string()),
         ["annual", "months_free"] => Some((12 - ANNUAL_MONTHS_PAID).to_string()),
         ["step", n, field] => {

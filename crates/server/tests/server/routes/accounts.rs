@@ -67,6 +67,12 @@ impl<'a> Browser<'a> {
         b
     }
 
+    /// Sends `cookie` (`name=value`) with every request as well, as a browser sends its other
+    /// cookies (the referral cookie, for example).
+    pub(crate) fn carry_cookie(&mut self, cookie: String) {
+        self.headers.push(("cookie", cookie));
+    }
+
     /// Forgets the page's CSRF token, as a forged request from elsewhere would lack it.
     pub(crate) fn drop_csrf(&mut self) {
         self.csrf = None;

@@ -3,7 +3,10 @@
 
 mod accounts;
 pub(crate) mod admin;
+mod admin_affiliates;
 mod admin_messages;
+mod admin_users;
+mod affiliates;
 mod analyses;
 pub(crate) mod api_keys;
 pub(crate) mod api_v1;
@@ -68,6 +71,7 @@ fn table() -> Vec<Case> {
     t.extend(billing::malformed());
     t.extend(api_keys::malformed());
     t.extend(callback_secret::malformed());
+    t.extend(admin_users::malformed());
     t
 }
 
