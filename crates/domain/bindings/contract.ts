@@ -3060,6 +3060,512 @@ entries: Array<AuditEntryView>,
  */
 nextBefore: number | null, };
 
+export type AdjustDirection = "add" | "remove";
+
+export type CreditAdjustment = { 
+/**
+ * Add or remove.
+ */
+direction: AdjustDirection, 
+/**
+ * How many credits (halves allowed).
+ */
+amount: Credits, 
+/**
+ * Why (`crate::admin::check_reason`).
+ */
+reason: string, };
+
+export type ReasonedAction = { 
+/**
+ * Why (`crate::admin::check_reason`).
+ */
+reason: string, };
+
+export type AdminLevelChange = { 
+/**
+ * The account's e-mail address.
+ */
+email: string, 
+/**
+ * The new level; `null` makes them an ordinary user.
+ */
+level: AdminLevel | null, 
+/**
+ * Why.
+ */
+reason: string, };
+
+export type JobFilter = "queued" | "running" | "complete" | "failed";
+
+export type DayFigures = { 
+/**
+ * The day, `YYYY-MM-DD` (UTC).
+ */
+day: string, 
+/**
+ * Analyses queued that day.
+ */
+analyses: number, 
+/**
+ * Of those, the ones that failed.
+ */
+failed: number, 
+/**
+ * Accounts created that day.
+ */
+signups: number, 
+/**
+ * Payments less refunds recorded that day, cents (negative when refunds were larger).
+ */
+revenueCents: number, };
+
+export type Share = { 
+/**
+ * The counted part.
+ */
+part: number, 
+/**
+ * The whole.
+ */
+whole: number, 
+/**
+ * `part / whole` in percent, one decimal; `null` when the whole is zero.
+ */
+percent: number | null, };
+
+export type AdminOverview = { 
+/**
+ * Every day of the period, oldest first, zeros where nothing happened.
+ */
+days: Array<DayFigures>, 
+/**
+ * Analyses queued in the period.
+ */
+analyses: number, 
+/**
+ * Accounts created in the period.
+ */
+signups: number, 
+/**
+ * Payments recorded in the period, cents.
+ */
+grossRevenueCents: number, 
+/**
+ * Refunds recorded in the period, cents.
+ */
+refundedCents: number, 
+/**
+ * Credits added by payments in the period.
+ */
+creditsSold: Credits, 
+/**
+ * Credits taken by analyses in the period, less those given back for failures.
+ */
+creditsSpent: Credits, 
+/**
+ * Conversion from free to paid among accounts created in the period.
+ */
+conversion: Share, 
+/**
+ * Conversion from free to paid over every account.
+ */
+conversionAllTime: Share, 
+/**
+ * Failed analyses among those that ended in the period.
+ */
+failureRate: Share, 
+/**
+ * Analyses waiting for a worker now.
+ */
+queueWaiting: number, 
+/**
+ * Analyses being run now.
+ */
+queueRunning: number, 
+/**
+ * How long the oldest waiting analysis has waited, seconds.
+ */
+oldestWaitSeconds: number | null, 
+/**
+ * How the conversion is defined.
+ */
+conversionDefinition: string, 
+/**
+ * How the failure rate is defined.
+ */
+failureDefinition: string, 
+/**
+ * How revenue and credits are defined.
+ */
+moneyDefinition: string, };
+
+export type AdminUserRow = { 
+/**
+ * Id.
+ */
+id: number, 
+/**
+ * Address.
+ */
+email: string, 
+/**
+ * First and last name.
+ */
+name: string, 
+/**
+ * Plan.
+ */
+plan: string, 
+/**
+ * Paid credits.
+ */
+paidCredits: Credits, 
+/**
+ * Their admin level, if they are an administrator.
+ */
+adminLevel: AdminLevel | null, 
+/**
+ * When the account was disabled (RFC 3339), if it is.
+ */
+disabledAt: string | null, 
+/**
+ * When the account was made (RFC 3339).
+ */
+createdAt: string, };
+
+export type AdminLedgerRow = { 
+/**
+ * Id.
+ */
+id: number, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Whether credits were added.
+ */
+added: boolean, 
+/**
+ * How many.
+ */
+amount: Credits, 
+/**
+ * `paid`, `trial` or `plan`.
+ */
+pool: string, 
+/**
+ * Why.
+ */
+reason: string, 
+/**
+ * A payment, a job or a note.
+ */
+reference: string | null, };
+
+export type AdminJobRow = { 
+/**
+ * The analysis id.
+ */
+id: string, 
+/**
+ * The address analysed.
+ */
+url: string, 
+/**
+ * `queued`, `running`, `complete` or `failed`.
+ */
+status: string, 
+/**
+ * Report depth.
+ */
+reportType: string, 
+/**
+ * Percent done.
+ */
+progress: number, 
+/**
+ * Why it failed.
+ */
+error: string | null, 
+/**
+ * Times a worker took it.
+ */
+attempts: number, 
+/**
+ * What it cost.
+ */
+cost: Credits, 
+/**
+ * Whether its credits were given back.
+ */
+refunded: boolean, 
+/**
+ * The requester's id, if signed in.
+ */
+userId: number | null, 
+/**
+ * The requester's address, if signed in.
+ */
+userEmail: string | null, 
+/**
+ * Its report, once complete.
+ */
+resultId: string | null, 
+/**
+ * When it was queued (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * When it ended (RFC 3339).
+ */
+finishedAt: string | null, };
+
+export type AdminTeamView = { 
+/**
+ * Whether the user owns it.
+ */
+owner: boolean, 
+/**
+ * The owner's id.
+ */
+ownerId: number, 
+/**
+ * The owner's address.
+ */
+ownerEmail: string, 
+/**
+ * The team's name, if given.
+ */
+name: string | null, 
+/**
+ * Members (the owner not counted), addresses.
+ */
+members: Array<string>, };
+
+export type AdminPurchaseRow = { 
+/**
+ * Id.
+ */
+id: number, 
+/**
+ * Who paid (`null` once the account is deleted).
+ */
+userId: number | null, 
+/**
+ * Their address.
+ */
+userEmail: string | null, 
+/**
+ * The payment's id at the processor.
+ */
+paymentId: string, 
+/**
+ * The pack or plan.
+ */
+package: string, 
+/**
+ * Credits added.
+ */
+credits: number, 
+/**
+ * Amount, cents.
+ */
+amountCents: number, 
+/**
+ * When (RFC 3339).
+ */
+at: string, };
+
+export type AdminUserDetail = { 
+/**
+ * The summary.
+ */
+user: AdminUserRow, 
+/**
+ * User name.
+ */
+username: string | null, 
+/**
+ * Subscription status.
+ */
+subscriptionStatus: string, 
+/**
+ * Trial credits (whether valid or not).
+ */
+trialCredits: Credits, 
+/**
+ * When the trial credit expires (RFC 3339).
+ */
+trialExpiresAt: string | null, 
+/**
+ * Whether the trial was used.
+ */
+hasUsedTrial: boolean, 
+/**
+ * Whether the address was confirmed.
+ */
+emailVerified: boolean, 
+/**
+ * Live sessions.
+ */
+sessions: number, 
+/**
+ * Unrevoked API keys.
+ */
+apiKeys: number, 
+/**
+ * The team.
+ */
+team: AdminTeamView | null, 
+/**
+ * Newest credit movements.
+ */
+ledger: Array<AdminLedgerRow>, 
+/**
+ * Newest analyses.
+ */
+analyses: Array<AdminJobRow>, 
+/**
+ * Newest payments.
+ */
+purchases: Array<AdminPurchaseRow>, 
+/**
+ * What administrators did to this account, newest first.
+ */
+audit: Array<AuditEntryView>, };
+
+export type AdminSubscriptionRow = { 
+/**
+ * Id.
+ */
+id: number, 
+/**
+ * The subscriber.
+ */
+userId: number, 
+/**
+ * Their address.
+ */
+userEmail: string | null, 
+/**
+ * Plan.
+ */
+plan: string, 
+/**
+ * `month` or `year`.
+ */
+interval: string, 
+/**
+ * State.
+ */
+status: string, 
+/**
+ * Price of a period, cents.
+ */
+amountCents: number, 
+/**
+ * End of the paid period (RFC 3339).
+ */
+periodEnd: string, };
+
+export type AdminRefundRow = { 
+/**
+ * The processor's refund id.
+ */
+id: string, 
+/**
+ * Who was refunded.
+ */
+userId: number | null, 
+/**
+ * Their address.
+ */
+userEmail: string | null, 
+/**
+ * The refunded payment.
+ */
+paymentId: string, 
+/**
+ * Amount, cents.
+ */
+amountCents: number, 
+/**
+ * Credits taken back.
+ */
+creditsRemoved: Credits, 
+/**
+ * When (RFC 3339).
+ */
+at: string, };
+
+export type AdminPurchases = { 
+/**
+ * Payments.
+ */
+purchases: Array<AdminPurchaseRow>, 
+/**
+ * Subscriptions.
+ */
+subscriptions: Array<AdminSubscriptionRow>, 
+/**
+ * Refunds.
+ */
+refunds: Array<AdminRefundRow>, };
+
+export type AdminWhitelabelRow = { 
+/**
+ * Id.
+ */
+id: number, 
+/**
+ * The account.
+ */
+userId: number, 
+/**
+ * Its address.
+ */
+userEmail: string | null, 
+/**
+ * Company shown on the reports.
+ */
+companyName: string, 
+/**
+ * The custom domain as entered; nothing verifies it yet.
+ */
+customDomain: string | null, 
+/**
+ * Website.
+ */
+websiteUrl: string | null, 
+/**
+ * Contact address.
+ */
+contactEmail: string | null, 
+/**
+ * Brand colour.
+ */
+primaryColor: string, 
+/**
+ * Last change (RFC 3339).
+ */
+updatedAt: string, };
+
+export type AdminListRow = { 
+/**
+ * Id.
+ */
+id: number, 
+/**
+ * Address.
+ */
+email: string, 
+/**
+ * Level.
+ */
+level: AdminLevel, };
+
 export type AffiliateApplication = { 
 /**
  * The applicant's name.
