@@ -15,9 +15,10 @@ use tower_http::trace::TraceLayer;
 
 use crate::error::AppError;
 use crate::routes::{
-    accounts, admin, admin_affiliates, admin_messages, affiliates, analyses, api_keys, api_v1,
-    billing, callback_secret, contact, dashboard, demo, files, health, oidc, pages, progress,
-    reports, results, stats, teams, trial, webhooks,
+    accounts, admin, admin_affiliates, admin_jobs, admin_messages, admin_overview, admin_purchases,
+    admin_users, affiliates, analyses, api_keys, api_v1, billing, callback_secret, contact,
+    dashboard, demo, files, health, oidc, pages, progress, reports, results, stats, teams, trial,
+    webhooks,
 };
 use crate::state::AppState;
 
@@ -52,10 +53,10 @@ pub fn router(state: AppState) -> Router {
         .merge(demo::api_router())
         .merge(billing::router())
         .merge(webhooks::router())
-        .merge(crate::routes::admin_overview::router())
-        .merge(crate::routes::admin_users::router())
-        .merge(crate::routes::admin_jobs::router())
-        .merge(crate::routes::admin_purchases::router())
+        .merge(admin_overview::router())
+        .merge(admin_users::router())
+        .merge(admin_jobs::router())
+        .merge(admin_purchases::router())
         .merge(affiliates::router())
         .merge(admin_affiliates::router())
         .layer(TimeoutLayer::with_status_code(

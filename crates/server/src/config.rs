@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 30] = [
+pub const VARIABLES: [(&str, &str); 31] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
