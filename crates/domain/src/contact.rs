@@ -95,12 +95,9 @@ pub const AGENCY_CLIENTS: [(&str, &str); 4] = [
 ];
 /// Kinds of partnership on the partner form.
 pub const PARTNERSHIPS: [(&str, &str); 4] = [
-    ("agency", "Agency: white-label reports for clients"),
-    (
-        "hosting",
-        "Hosting company or platform: audits for customers",
-    ),
-    ("technology", "Technology integration through the API"),
+    ("agency", "Agency (white-label reports)"),
+    ("hosting", "Hosting company or platform"),
+    ("technology", "Technology integration (API)"),
     ("other", "Something else"),
 ];
 
