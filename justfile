@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, moto's S3 server, aiosmtpd, localstripe and schemathesis (PyPI, pinned) and Debian's Chromium when running as root.
+# when it is installed but stopped, moto's S3 server, aiosmtpd, localstripe and schemathesis (PyPI, pinned) and Debian's Chromium (with strace and sqlite3) when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -62,10 +62,12 @@ setup: web-deps
         --no-warn-conflicts --no-deps --target "$st" -r scripts/requirements-schemathesis.txt
       cp scripts/requirements-schemathesis.txt "$st/.requirements.txt"
     fi
-    # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test.
+    # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test; sqlite3.
     missing=""
     command -v chromium >/dev/null || missing="chromium fonts-liberation"
     command -v strace >/dev/null || missing="$missing strace"
+    # The e2e suite ages rows in its server's SQLite file (the affiliate path's refund window).
+    command -v sqlite3 >/dev/null || missing="$missing sqlite3"
     if [ -n "$missing" ]; then
       if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         apt-get update -qq
