@@ -27,9 +27,13 @@ async fn restart(db: TestDb) {
     assert_eq!(claimed.map(|j| j.id.to_string()), Some(id.clone()));
     first.running.shutdown().await;
 
-    // The restarted process treats any heartbeat older than 1 ms as dead.
-    cfg.heartbeat_timeout = Duration::from_millis(1);
-    tokio::time::sleep(Duration::from_millis(5)).await;
+    // The restarted process treats a heartbeat older than 3 s as dead, and the dead worker's
+    // is older by then. Its own job beats every 750 ms, so however slow a loaded machine makes
+    // the analysis, that job never looks dead (a timeout of 1 ms made the new process recover
+    // its own running job on its next sweep, and fail it, whenever the analysis took longer
+    // than the 500 ms between sweeps).
+    cfg.heartbeat_timeout = Duration::from_secs(3);
+    tokio::time::sleep(Duration::from_millis(3_100)).await;
     let job = completed_by_a_new_process(cfg, &id).await;
     assert_eq!(job.attempts, 2, "{engine:?}");
     assert_ne!(job.claimed_by.as_deref(), Some("dead-worker"));
