@@ -441,6 +441,15 @@ pub fn enterprise_message(form: &EnterpriseContactForm) -> Result<SalesMessage, 
     })
 }
 
+/// An optional website as sales reads it: normalised like the address form, empty when none
+/// was given.
+fn website(raw: &str) -> String {
+    match raw.trim() {
+        "" => String::new(),
+        w => normalize_input(w).unwrap_or_default(),
+    }
+}
+
 /// The message of a valid agency form, or its errors.
 pub fn agency_message(form: &AgencyContactForm) -> Result<SalesMessage, Vec<FieldError>> {
     let errors = validate_agency_contact(form);
@@ -448,10 +457,6 @@ pub fn agency_message(form: &AgencyContactForm) -> Result<SalesMessage, Vec<Fiel
         return Err(errors);
     }
     let agency = form.agency.trim().to_owned();
-    let website = match form.website.trim() {
-        "" => String::new(),
-        w => normalize_input(w).unwrap_or_default(),
-    };
     Ok(SalesMessage {
         kind: ContactKind::Agency,
         name: form.name.trim().to_owned(),
@@ -461,7 +466,7 @@ pub fn agency_message(form: &AgencyContactForm) -> Result<SalesMessage, Vec<Fiel
         details: details(&[
             ("Agency", agency.clone()),
             ("Clients", chosen(&AGENCY_CLIENTS, &form.clients)),
-            ("Website", website),
+            ("Website", website(&form.website)),
         ]),
     })
 }
@@ -473,10 +478,6 @@ pub fn partner_message(form: &PartnerEnquiryForm) -> Result<SalesMessage, Vec<Fi
         return Err(errors);
     }
     let company = form.company.trim().to_owned();
-    let website = match form.website.trim() {
-        "" => String::new(),
-        w => normalize_input(w).unwrap_or_default(),
-    };
     Ok(SalesMessage {
         kind: ContactKind::Partner,
         name: form.name.trim().to_owned(),
@@ -486,7 +487,7 @@ pub fn partner_message(form: &PartnerEnquiryForm) -> Result<SalesMessage, Vec<Fi
         details: details(&[
             ("Company", company.clone()),
             ("Partnership", chosen(&PARTNERSHIPS, &form.partnership)),
-            ("Website", website),
+            ("Website", website(&form.website)),
         ]),
     })
 }
