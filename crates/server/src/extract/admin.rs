@@ -2,7 +2,8 @@
 //! administrator at a level `domain::admin` knows. Every admin route takes [`AdminUser`], so a
 //! visitor who is not signed in gets 401 and a user who is not an administrator 403 from all of
 //! them alike; a change also asks [`AdminUser::require_change`] (or
-//! [`AdminUser::require_owner`]) before it touches anything.
+//! [`AdminUser::require_owner`]) before it touches anything, and hands the services
+//! [`AdminUser::acting`], whose `entry` is the change's audit-log row.
 
 use std::sync::Arc;
 
@@ -10,11 +11,11 @@ use axum::extract::{FromRef, FromRequestParts};
 use axum::http::request::Parts;
 use domain::admin::{AdminLevel, NOT_AN_ADMIN, level_refusal};
 use store::DatabaseConnection;
-use store::audit::NewAuditEntry;
 use store::entity::{sessions, users};
 
 use crate::error::{AppError, AppResult};
 use crate::extract::CurrentUser;
+use crate::services::audit::Acting;
 use crate::state::CookiePolicy;
 
 /// An administrator's request.
@@ -47,24 +48,12 @@ impl AdminUser {
         }
     }
 
-    /// The audit-log row of a change this administrator makes, to be written in the change's
-    /// transaction with `store::audit::record`.
-    pub fn audit_entry(
-        &self,
-        action: &str,
-        target_type: &str,
-        target_id: Option<String>,
-        reason: Option<String>,
-        detail: serde_json::Value,
-    ) -> NewAuditEntry {
-        NewAuditEntry {
-            actor_user_id: Some(self.user.id),
-            actor_email: self.user.email.clone(),
-            action: action.to_owned(),
-            target_type: target_type.to_owned(),
-            target_id,
-            reason,
-            detail,
+    /// This administrator as the services record a change they make.
+    pub fn acting(&self) -> Acting {
+        Acting {
+            id: self.user.id,
+            email: self.user.email.clone(),
+            level: self.level,
         }
     }
 }

@@ -86,7 +86,7 @@ async fn run_payouts(
 ) -> AppResult<Json<Vec<PayoutView>>> {
     admin.require_change()?;
     let audit = |p: &store::entity::affiliate_payouts::Model| {
-        admin.audit_entry(
+        admin.acting().entry(
             "affiliate.payout_propose",
             "affiliate_payout",
             Some(p.id.to_string()),
@@ -114,7 +114,7 @@ async fn confirm(
         &body.note,
         store::now(),
         |detail| {
-            admin.audit_entry(
+            admin.acting().entry(
                 "affiliate.payout_confirm",
                 "affiliate_payout",
                 Some(id.to_string()),
@@ -142,7 +142,9 @@ async fn review(
         "affiliate.reject"
     };
     let view = affiliates::review(&state.db, id, approve, &body.reason, |reason, detail| {
-        admin.audit_entry(action, "affiliate", Some(id.to_string()), reason, detail)
+        admin
+            .acting()
+            .entry(action, "affiliate", Some(id.to_string()), reason, detail)
     })
     .await?;
     Ok(Json(view))
@@ -175,7 +177,7 @@ async fn connected_account(
     admin.require_change()?;
     let id = parse_row_id(&id, "No such affiliate application.")?;
     let view = affiliates::set_connected_account(&state.db, id, &body, |reason, detail| {
-        admin.audit_entry(
+        admin.acting().entry(
             "affiliate.stripe_account",
             "affiliate",
             Some(id.to_string()),

@@ -11,7 +11,6 @@ use serde::Deserialize;
 
 use crate::error::{AppError, AppResult};
 use crate::extract::{AdminUser, ApiJson};
-use crate::routes::admin_users::acting;
 use crate::services::admin_records;
 use crate::state::AppState;
 
@@ -48,6 +47,6 @@ async fn retry(
     admin.require_change()?;
     let ApiJson(body) = body?;
     Ok(Json(
-        admin_records::retry(&state.db, &state.hub, &acting(&admin), &id, &body.reason).await?,
+        admin_records::retry(&state.db, &state.hub, &admin.acting(), &id, &body.reason).await?,
     ))
 }

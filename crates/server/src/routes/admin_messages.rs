@@ -53,7 +53,10 @@ async fn mark_answered(
     Path(id): Path<String>,
 ) -> AppResult<Json<ContactMessageView>> {
     let id = parse_row_id(&id, "Message not found.")?;
-    Ok(Json(service::mark_answered(&state.db, &admin, id).await?))
+    admin.require_change()?;
+    Ok(Json(
+        service::mark_answered(&state.db, &admin.acting(), id).await?,
+    ))
 }
 
 async fn list_outbox(
@@ -70,7 +73,8 @@ async fn retry_email(
     Path(id): Path<String>,
 ) -> AppResult<Json<OutboxEmailView>> {
     let id = parse_row_id(&id, "E-mail not found.")?;
+    admin.require_change()?;
     Ok(Json(
-        service::retry_email(&state.db, &state.mailer, &admin, id).await?,
+        service::retry_email(&state.db, &state.mailer, &admin.acting(), id).await?,
     ))
 }

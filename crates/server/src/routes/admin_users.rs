@@ -16,7 +16,7 @@ use serde::Deserialize;
 use crate::error::{AppError, AppResult};
 use crate::extract::{AdminUser, ApiJson};
 use crate::routes::parse_row_id;
-use crate::services::admin_users::{self, Acting, AdminError};
+use crate::services::admin_users::{self, AdminError};
 use crate::state::AppState;
 
 /// The users and administrators resources.
@@ -41,15 +41,6 @@ impl From<AdminError> for AppError {
             AdminError::NotFound(m) => AppError::NotFound(m),
             AdminError::Store(e) => e.into(),
         }
-    }
-}
-
-/// The administrator of a request, as the services record them.
-pub(crate) fn acting(admin: &AdminUser) -> Acting {
-    Acting {
-        id: admin.user.id,
-        email: admin.user.email.clone(),
-        level: admin.level,
     }
 }
 
@@ -101,7 +92,7 @@ async fn adjust_credits(
     body: Result<ApiJson<CreditAdjustment>, AppError>,
 ) -> AppResult<Json<AdminUserDetail>> {
     let (id, body) = change(&admin, &id, body)?;
-    admin_users::adjust_credits(&state.db, &acting(&admin), id, &body).await?;
+    admin_users::adjust_credits(&state.db, &admin.acting(), id, &body).await?;
     Ok(Json(
         admin_users::detail(&state.db, id, store::now()).await?,
     ))
@@ -115,7 +106,7 @@ async fn regrant_trial(
 ) -> AppResult<Json<AdminUserDetail>> {
     let (id, body) = change(&admin, &id, body)?;
     let at = store::now();
-    admin_users::regrant_trial(&state.db, &acting(&admin), id, &body.reason, at).await?;
+    admin_users::regrant_trial(&state.db, &admin.acting(), id, &body.reason, at).await?;
     Ok(Json(admin_users::detail(&state.db, id, at).await?))
 }
 
@@ -126,7 +117,7 @@ async fn disable(
     body: Result<ApiJson<ReasonedAction>, AppError>,
 ) -> AppResult<Json<AdminUserDetail>> {
     let (id, body) = change(&admin, &id, body)?;
-    admin_users::set_disabled(&state.db, &acting(&admin), id, true, &body.reason).await?;
+    admin_users::set_disabled(&state.db, &admin.acting(), id, true, &body.reason).await?;
     Ok(Json(
         admin_users::detail(&state.db, id, store::now()).await?,
     ))
@@ -139,7 +130,7 @@ async fn enable(
     body: Result<ApiJson<ReasonedAction>, AppError>,
 ) -> AppResult<Json<AdminUserDetail>> {
     let (id, body) = change(&admin, &id, body)?;
-    admin_users::set_disabled(&state.db, &acting(&admin), id, false, &body.reason).await?;
+    admin_users::set_disabled(&state.db, &admin.acting(), id, false, &body.reason).await?;
     Ok(Json(
         admin_users::detail(&state.db, id, store::now()).await?,
     ))
@@ -152,7 +143,7 @@ async fn sign_out(
     body: Result<ApiJson<ReasonedAction>, AppError>,
 ) -> AppResult<Json<AdminUserDetail>> {
     let (id, body) = change(&admin, &id, body)?;
-    admin_users::sign_out_everywhere(&state.db, &acting(&admin), id, &body.reason).await?;
+    admin_users::sign_out_everywhere(&state.db, &admin.acting(), id, &body.reason).await?;
     Ok(Json(
         admin_users::detail(&state.db, id, store::now()).await?,
     ))
@@ -174,7 +165,7 @@ async fn change_level(
     let ApiJson(body) = body?;
     admin_users::change_level(
         &state.db,
-        &acting(&admin),
+        &admin.acting(),
         &body.email,
         body.level,
         &body.reason,

@@ -13,7 +13,8 @@ use store::jobs::{Job, JobStatus};
 use store::{DatabaseConnection, StoreError};
 use uuid::Uuid;
 
-use crate::services::admin_users::{Acting, AdminError, reason};
+use crate::services::admin_users::{AdminError, reason};
+use crate::services::audit::Acting;
 use crate::services::hub::Hub;
 
 /// A job as the admin lists show it.

@@ -12,11 +12,11 @@ use domain::admin_area::{
 };
 use domain::credits::Credits;
 use serde_json::json;
-use store::audit::NewAuditEntry;
 use store::entity::users;
 use store::{DatabaseConnection, StoreError};
 
 use crate::services::admin_records::{job_row, purchase_row};
+use crate::services::audit::Acting;
 
 /// Why an admin request was refused.
 #[derive(Debug, thiserror::Error)]
@@ -43,39 +43,6 @@ impl From<StoreError> for AdminError {
         match e {
             StoreError::NotFound => AdminError::NotFound("No such account.".to_owned()),
             e => AdminError::Store(e),
-        }
-    }
-}
-
-/// The administrator making a change.
-#[derive(Debug, Clone)]
-pub struct Acting {
-    /// Their account id.
-    pub id: i64,
-    /// Their address.
-    pub email: String,
-    /// Their level.
-    pub level: AdminLevel,
-}
-
-impl Acting {
-    /// The audit-log row of a change they make.
-    pub fn entry(
-        &self,
-        action: &str,
-        target_type: &str,
-        target_id: Option<String>,
-        reason: Option<String>,
-        detail: serde_json::Value,
-    ) -> NewAuditEntry {
-        NewAuditEntry {
-            actor_user_id: Some(self.id),
-            actor_email: self.email.clone(),
-            action: action.to_owned(),
-            target_type: target_type.to_owned(),
-            target_id,
-            reason,
-            detail,
         }
     }
 }

@@ -1,9 +1,43 @@
-//! The admin area's audit log as administrators read it (`store::audit` writes it, inside each
-//! change's transaction).
+//! The admin area's audit log: who is making a change ([`Acting`], the row it becomes) and the
+//! log as administrators read it (`store::audit` writes it, inside each change's transaction).
 
-use domain::admin::{AUDIT_PAGE_SIZE, AuditEntryView, AuditPage};
+use domain::admin::{AUDIT_PAGE_SIZE, AdminLevel, AuditEntryView, AuditPage};
+use store::audit::NewAuditEntry;
 use store::entity::admin_audit_log;
 use store::{DatabaseConnection, StoreError};
+
+/// The administrator making a change.
+#[derive(Debug, Clone)]
+pub struct Acting {
+    /// Their account id.
+    pub id: i64,
+    /// Their address.
+    pub email: String,
+    /// Their level.
+    pub level: AdminLevel,
+}
+
+impl Acting {
+    /// The audit-log row of a change they make.
+    pub fn entry(
+        &self,
+        action: &str,
+        target_type: &str,
+        target_id: Option<String>,
+        reason: Option<String>,
+        detail: serde_json::Value,
+    ) -> NewAuditEntry {
+        NewAuditEntry {
+            actor_user_id: Some(self.id),
+            actor_email: self.email.clone(),
+            action: action.to_owned(),
+            target_type: target_type.to_owned(),
+            target_id,
+            reason,
+            detail,
+        }
+    }
+}
 
 /// The view of one row.
 pub fn entry_view(row: admin_audit_log::Model) -> AuditEntryView {
