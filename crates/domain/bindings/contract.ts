@@ -3552,6 +3552,70 @@ primaryColor: string,
  */
 updatedAt: string, };
 
+export type BrandingInput = { 
+/**
+ * Required, at most [`COMPANY_NAME_MAX`] characters.
+ */
+companyName: string, 
+/**
+ * `#RRGGBB`; empty takes [`DEFAULT_PRIMARY`].
+ */
+primaryColor: string, 
+/**
+ * `#RRGGBB`; empty takes [`DEFAULT_SECONDARY`].
+ */
+secondaryColor: string, 
+/**
+ * One of [`FONTS`]; empty takes [`DEFAULT_FONT`].
+ */
+fontFamily: string, 
+/**
+ * Optional contact e-mail.
+ */
+contactEmail: string, 
+/**
+ * Optional contact phone: digits, spaces and `+ ( ) - .`.
+ */
+contactPhone: string, 
+/**
+ * Optional website, normalised like the address form.
+ */
+websiteUrl: string, };
+
+export type Branding = { 
+/**
+ * The agency's name.
+ */
+companyName: string, 
+/**
+ * Where the server serves the re-encoded logo, if one was uploaded.
+ */
+logoUrl?: string, 
+/**
+ * `#RRGGBB`.
+ */
+primaryColor: string, 
+/**
+ * `#RRGGBB`.
+ */
+secondaryColor: string, 
+/**
+ * One of [`FONTS`].
+ */
+fontFamily: string, 
+/**
+ * Contact e-mail.
+ */
+contactEmail?: string, 
+/**
+ * Contact phone.
+ */
+contactPhone?: string, 
+/**
+ * Website.
+ */
+websiteUrl?: string, };
+
 export type AdminListRow = { 
 /**
  * Id.

@@ -9,7 +9,7 @@ use ts_rs::{Config, TS};
 use crate::{
     accounts, admin, admin_area, affiliates, api, callbacks, checkout, commerce, constants,
     contact, credits, forms, performance, professional, report, robots, score, site_url, snippet,
-    status,
+    status, whitelabel,
 };
 
 macro_rules! declarations {
@@ -211,6 +211,8 @@ pub fn typescript() -> String {
         admin_area::AdminRefundRow,
         admin_area::AdminPurchases,
         admin_area::AdminWhitelabelRow,
+        whitelabel::BrandingInput,
+        whitelabel::Branding,
         admin_area::AdminListRow,
         affiliates::AffiliateApplication,
         affiliates::AffiliateStatus,

@@ -31,3 +31,4 @@ pub mod snippet;
 pub mod status;
 pub mod throttling;
 pub mod tier;
+pub mod whitelabel;
