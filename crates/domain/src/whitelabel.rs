@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn empty_fields_take_the_spec_defaults() {
-        let ok = validate_branding(&input("  Studio Grace ")).unwrap();
+        let ok = validate_branding(&input("  Studio Grace ")).expect("valid");
         assert_eq!(ok.company_name, "Studio Grace");
         assert_eq!(ok.primary_color, DEFAULT_PRIMARY);
         assert_eq!(ok.secondary_color, DEFAULT_SECONDARY);
@@ -275,7 +275,7 @@ mod tests {
             website_url: "http://".into(),
         };
         let fields: Vec<String> = validate_branding(&bad)
-            .unwrap_err()
+            .expect_err("invalid")
             .into_iter()
             .map(|e| e.field)
             .collect();
@@ -304,7 +304,7 @@ mod tests {
             contact_phone: "+90 (212) 555-01.23".into(),
             website_url: "unal.example".into(),
         })
-        .unwrap();
+        .expect("valid");
         assert_eq!(ok.primary_color, "#0F766E");
         assert_eq!(ok.contact_email, "hello@unal.example");
         assert_eq!(ok.website_url, "https://unal.example/");
@@ -342,7 +342,7 @@ mod tests {
             watermark(&basic, None).as_deref(),
             Some(crate::tier::WATERMARK)
         );
-        let branded = watermark(&basic, Some("Studio Grace")).unwrap();
+        let branded = watermark(&basic, Some("Studio Grace")).expect("a mark");
         assert_eq!(branded, "Prepared by Studio Grace");
         let footer = pdf_footer(&basic, Some("Studio Grace"));
         assert!(footer.ends_with("· Prepared by Studio Grace"), "{footer}");
