@@ -329,6 +329,18 @@ pub fn share_links(
     to_js(&share::share_links(&from_js(inputs)?))
 }
 
+/// How a report names where its backlink figures come from.
+#[wasm_bindgen(js_name = linkGraphLabel)]
+pub fn link_graph_label(provider: &str) -> String {
+    domain::professional::link_graph_label(provider)
+}
+
+/// The text colour that stays legible on a brand colour (`#RRGGBB`).
+#[wasm_bindgen(js_name = brandForeground)]
+pub fn brand_foreground(color: &str) -> String {
+    domain::whitelabel::foreground_for(color).to_owned()
+}
+
 // --- commerce ----------------------------------------------------------------------------
 
 /// The credit packs.

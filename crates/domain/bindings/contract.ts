@@ -518,7 +518,13 @@ screenshots: Screenshots,
 /**
  * Professional extras (backlinks, authority, links, robots, sitemap); absent on basic reports.
  */
-professional?: ProfessionalAnalysis, };
+professional?: ProfessionalAnalysis, 
+/**
+ * The agency whose brand the report wears instead of Sitelens' (see
+ * [`crate::whitelabel::report_branded`]); absent on an unbranded report. Filled by the server
+ * from the agency's current settings when the report is read, never stored with it.
+ */
+branding?: Branding, };
 
 export type ProfessionalAnalysis = { 
 /**
@@ -1112,7 +1118,11 @@ overallScore: number,
 /**
  * The report id.
  */
-reportId: string, };
+reportId: string, 
+/**
+ * The agency a branded report is shared under: the share text names it, not Sitelens.
+ */
+brandName?: string, };
 
 export type ShareLinks = { 
 /**

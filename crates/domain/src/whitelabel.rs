@@ -81,6 +81,7 @@ pub struct BrandingInput {
 
 /// A brand as its reports, pages and settings show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Branding {
     /// The agency's name.
@@ -117,6 +118,32 @@ impl Branding {
             .filter_map(|p| p.as_deref())
             .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+}
+
+/// The text colour to set on `color` (`#RRGGBB`): white or near-black, whichever contrasts more
+/// (WCAG 2 relative luminance), so that a light brand colour still carries legible buttons.
+pub fn foreground_for(color: &str) -> &'static str {
+    const DARK: &str = "#0F172A";
+    const LIGHT: &str = "#FFFFFF";
+    if !is_hex_color(color) {
+        return LIGHT;
+    }
+    let channel = |i: usize| {
+        let c = f64::from(u8::from_str_radix(&color[i..i + 2], 16).unwrap_or(0)) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    // Contrast with white is 1.05 / (l + 0.05); with #0F172A (luminance 0.0086) it is
+    // (l + 0.05) / 0.0586.
+    if 1.05 / (l + 0.05) >= (l + 0.05) / 0.0586 {
+        LIGHT
+    } else {
+        DARK
     }
 }
 
@@ -311,6 +338,16 @@ mod tests {
         let long = "é".repeat(COMPANY_NAME_MAX + 1);
         assert!(validate_branding(&input(&long)).is_err());
         assert!(validate_branding(&input(&"é".repeat(COMPANY_NAME_MAX))).is_ok());
+    }
+
+    #[test]
+    fn text_on_a_brand_colour_stays_legible() {
+        assert_eq!(foreground_for(DEFAULT_PRIMARY), "#FFFFFF");
+        assert_eq!(foreground_for("#0D6EFD"), "#FFFFFF");
+        assert_eq!(foreground_for("#FDE047"), "#0F172A");
+        assert_eq!(foreground_for("#FFFFFF"), "#0F172A");
+        assert_eq!(foreground_for("#000000"), "#FFFFFF");
+        assert_eq!(foreground_for("not a colour"), "#FFFFFF");
     }
 
     #[test]
