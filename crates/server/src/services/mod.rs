@@ -28,6 +28,7 @@ pub mod pdf;
 pub mod progress;
 pub mod report_page;
 pub mod reports;
+pub mod signature;
 pub mod stats;
 pub mod status;
 pub mod teams;
