@@ -31,4 +31,5 @@ pub mod reports;
 pub mod stats;
 pub mod status;
 pub mod teams;
+pub mod whitelabel;
 pub mod worker;
