@@ -811,3 +811,11 @@ pub fn check_logo_upload(media_type: &str, size: f64) -> Result<JsValue, JsError
     // A float-to-integer cast saturates, so a size beyond usize stays too large.
     to_js(&domain::whitelabel::check_logo_upload(media_type, size as usize).err())
 }
+
+/// A brand's contact line (e-mail · phone · website, those that are set), or null.
+#[wasm_bindgen(js_name = brandContactLine, unchecked_return_type = "string | null")]
+pub fn brand_contact_line(
+    #[wasm_bindgen(unchecked_param_type = "Branding")] branding: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&from_js::<domain::whitelabel::Branding>(branding)?.contact_line())
+}

@@ -190,6 +190,7 @@ fn call(name: &str, a: &[Value]) -> Outcome {
             .err()
             .unwrap_or_default()),
         "brandingRules" => ok(whitelabel::branding_rules()),
+        "brandContactLine" => ok(arg::<whitelabel::Branding>(a, 0)?.contact_line()),
         "checkLogoUpload" => {
             ok(whitelabel::check_logo_upload(&arg::<String>(a, 0)?, arg(a, 1)?).err())
         }
