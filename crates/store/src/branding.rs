@@ -19,27 +19,12 @@ use crate::clock::now;
 use crate::entity::{analysis_jobs, analysis_results, whitelabel_branding};
 use crate::{StoreError, StoreResult, begin_write};
 
-/// A stored row as reports, pages and the settings show it: empty optional columns are absent.
-pub fn view(row: &whitelabel_branding::Model) -> Branding {
-    let set = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
-    Branding {
-        company_name: row.company_name.clone(),
-        logo_url: set(&row.logo_url),
-        primary_color: row.primary_color.clone(),
-        secondary_color: row.secondary_color.clone(),
-        font_family: row.font_family.clone(),
-        contact_email: set(&row.contact_email),
-        contact_phone: set(&row.contact_phone),
-        website_url: set(&row.website_url),
-    }
-}
-
 /// The user's brand, if they saved one.
 pub async fn branding(db: &DatabaseConnection, user_id: i64) -> StoreResult<Option<Branding>> {
     Ok(crate::accounts::branding_for_user(db, user_id)
         .await?
         .as_ref()
-        .map(view))
+        .map(crate::accounts::branding_view))
 }
 
 /// Creates the user's branding row or updates its settings columns from `settings`, which

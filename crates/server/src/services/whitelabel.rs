@@ -10,10 +10,10 @@
 //! huge image is refused before its pixels exist), turned upright by its EXIF orientation,
 //! scaled down to fit [`LOGO_MAX_WIDTH`] × [`LOGO_MAX_HEIGHT`], and written anew as an 8-bit
 //! RGB or RGBA PNG with nothing but its pixels (no text, EXIF or colour-profile chunks). That
-//! PNG is stored in blob storage under `logos/{user id}-{16 hex digits of its SHA-256}.png`
-//! and served at [`LOGO_URL_PREFIX`]`{user id}-{hash}.png`, so its address changes with its
-//! content and may be cached for good. Reports read the brand as it is now: a replaced or
-//! removed logo's image is deleted. The PDF reads the same PNG through [`logo_key`].
+//! PNG is served at [`LOGO_PATH`]`{user id}-{16 hex digits of its SHA-256}.png`, so its address
+//! changes with its content and may be cached for good, and stored in blob storage under the key
+//! [`logo_blob_key`] gives that address (`logos/{name}`), which is how the PDF reads it too.
+//! Reports read the brand as it is now: a replaced or removed logo's image is deleted.
 
 use std::io::Cursor;
 
@@ -33,11 +33,7 @@ use store::{DatabaseConnection, StoreError};
 
 use crate::chain::Chain;
 use crate::services::blobs::{BlobError, Blobs};
-
-/// Where logos are served: this, then the logo's name (`{user id}-{hash}.png`).
-pub const LOGO_URL_PREFIX: &str = "/api/white-label/logos/";
-/// The blob-storage folder of logos.
-const LOGO_KEY_PREFIX: &str = "logos/";
+use crate::services::pdf::{LOGO_PATH, logo_blob_key};
 /// The most a logo's decoder may allocate: a 16-bit RGBA image of the largest accepted size.
 const DECODE_MAX_ALLOC: u64 = LOGO_DECODE_MAX_SIDE as u64 * LOGO_DECODE_MAX_SIDE as u64 * 8;
 
@@ -153,8 +149,10 @@ pub async fn upload_logo(
         .await
         .map_err(|e| WhiteLabelError::Encode(Box::new(e)))??;
     let name = logo_name(user.id, &png);
-    blobs.put(&logo_key_of(&name), "image/png", &png).await?;
-    let url = format!("{LOGO_URL_PREFIX}{name}");
+    let key = key_of(&name)
+        .ok_or_else(|| WhiteLabelError::Encode(format!("{name:?} names no logo blob").into()))?;
+    blobs.put(&key, "image/png", &png).await?;
+    let url = format!("{LOGO_PATH}{name}");
     let replaced = match store::branding::set_logo_url(db, user.id, Some(&url)).await {
         Err(StoreError::NotFound) => return Err(WhiteLabelError::NoBranding),
         other => other?,
@@ -182,26 +180,19 @@ pub async fn remove_logo(
 
 /// The stored PNG of the logo named `name` (the last segment of its address).
 pub async fn read_logo(blobs: &Blobs, name: &str) -> Result<Bytes, WhiteLabelError> {
-    if !is_logo_name(name) {
-        return Err(WhiteLabelError::LogoNotFound);
-    }
-    match blobs.read(&logo_key_of(name)).await {
+    let key = key_of(name).ok_or(WhiteLabelError::LogoNotFound)?;
+    match blobs.read(&key).await {
         Err(BlobError::NotFound(_)) => Err(WhiteLabelError::LogoNotFound),
         other => Ok(other?),
     }
 }
 
-/// The blob key of the logo at `logo_url` (a brand's `logoUrl`), for the PDF and for clean-up;
-/// `None` for an address that is not one of ours.
-pub fn logo_key(logo_url: &str) -> Option<String> {
-    logo_url
-        .strip_prefix(LOGO_URL_PREFIX)
-        .filter(|name| is_logo_name(name))
-        .map(logo_key_of)
-}
-
-fn logo_key_of(name: &str) -> String {
-    format!("{LOGO_KEY_PREFIX}{name}")
+/// The blob key of the logo named `name`, when it is a name [`logo_name`] writes.
+fn key_of(name: &str) -> Option<String> {
+    if !is_logo_name(name) {
+        return None;
+    }
+    logo_blob_key(&format!("{LOGO_PATH}{name}"))
 }
 
 /// `{user id}-{the first 16 hex digits of the PNG's SHA-256}.png`.
@@ -228,7 +219,7 @@ fn is_logo_name(name: &str) -> bool {
 
 /// Deletes a replaced logo's image; a failure is logged (the image is orphaned, not wrong).
 async fn delete_logo(blobs: &Blobs, logo_url: Option<&str>) {
-    let Some(key) = logo_url.and_then(logo_key) else {
+    let Some(key) = logo_url.and_then(logo_blob_key) else {
         return;
     };
     match blobs.delete(&key).await {
@@ -301,10 +292,7 @@ mod tests {
         let name = logo_name(42, b"png bytes");
         assert!(is_logo_name(&name), "{name}");
         assert_eq!(name.len(), "42-".len() + 16 + ".png".len());
-        assert_eq!(
-            logo_key(&format!("{LOGO_URL_PREFIX}{name}")),
-            Some(format!("logos/{name}"))
-        );
+        assert_eq!(key_of(&name), Some(format!("logos/{name}")));
         for bad in [
             "",
             "42.png",
@@ -317,9 +305,8 @@ mod tests {
             "../42-0123456789abcdef.png",
             "42-0123456789abcdef0.png",
         ] {
-            assert!(!is_logo_name(bad), "{bad:?}");
+            assert_eq!(key_of(bad), None, "{bad:?}");
         }
-        assert_eq!(logo_key("/files/logos/42-0123456789abcdef.png"), None);
     }
 
     #[test]

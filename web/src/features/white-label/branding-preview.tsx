@@ -1,14 +1,4 @@
-import { brandContactLine, type Branding } from "../../lib/domain";
-
-/** Black or white, whichever reads better on `hex` (`#RRGGBB`): WCAG's relative luminance. */
-function textOn(hex: string): string {
-  const channel = (i: number) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return luminance > 0.179 ? "#0f172a" : "#ffffff";
-}
+import { brandContactLine, brandForeground, type Branding } from "../../lib/domain";
 
 /** The overall score ring of the cover, drawn in the brand's secondary colour. */
 function ScoreRing({ color, score }: { color: string; score: number }) {
@@ -54,7 +44,7 @@ export function BrandingPreview({ branding, logoSrc }: { branding: Branding; log
           {logoSrc && <img src={logoSrc} alt={`${name} logo`} className="max-h-14 max-w-[45%] object-contain" />}
           <span className="text-xl font-semibold leading-tight">{name}</span>
         </div>
-        <div className="px-5 py-5" style={{ backgroundColor: branding.primaryColor, color: textOn(branding.primaryColor) }}>
+        <div className="px-5 py-5" style={{ backgroundColor: branding.primaryColor, color: brandForeground(branding.primaryColor) }}>
           <p className="text-xs font-medium uppercase tracking-wider">Website analysis</p>
           <p className="mt-1 text-2xl font-bold">client-site.example</p>
           <p className="mt-1 text-sm">Prepared by {name}</p>
