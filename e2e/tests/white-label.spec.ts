@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, shot, seriousViolations, setPlan, signUp } from "./fixtures";
+import { test, expect, shot, seriousViolations, setPlan, signUp, analyze } from "./fixtures";
 
 /** A logo drawn by the browser itself (a canvas): a wide PNG with a mark and the agency's name. */
 async function drawnLogo(page: Page): Promise<Buffer> {
@@ -26,7 +26,7 @@ async function drawnLogo(page: Page): Promise<Buffer> {
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
 test.describe("white-label branding", () => {
-  test("an agency sets its brand with a logo and sees the preview; others are told how to get it", async ({ page }, info) => {
+  test("an agency sets its brand with a logo and sees the preview; others are told how to get it", async ({ page, siteUrl }, info) => {
     const email = `agency-${Date.now()}@example.com`;
     await signUp(page, email);
 
@@ -99,6 +99,12 @@ test.describe("white-label branding", () => {
     await expect(page.getByLabel("Company name")).toHaveValue("Studio Grace");
     await expect(page.getByLabel("Primary colour", { exact: true })).toHaveValue("#0F766E");
     await expect(page.getByTestId("branding-preview").getByRole("img", { name: "Studio Grace logo" })).toBeVisible();
+
+    // The agency's reports wear what was set here, the re-encoded logo included.
+    await analyze(page, siteUrl);
+    await expect(page.getByRole("img", { name: "Studio Grace" }).first()).toHaveAttribute("src", /^\/api\/white-label\/logos\//);
+    await expect(page.getByText("Report prepared by Studio Grace")).toBeVisible();
+    await shot(page, info, "white-label-branded-report", false);
 
     // Signed out: the landing text, and a way to sign in and come back.
     await page.goto("/dashboard");
