@@ -1282,6 +1282,20 @@ field: string,
  */
 message: string, };
 
+export type FieldErrorsResponse = { 
+/**
+ * Always false.
+ */
+success: boolean, 
+/**
+ * The first field's message.
+ */
+error: string, 
+/**
+ * Every failing field, in form order.
+ */
+fields: Array<FieldError>, };
+
 export type LeadForm = { 
 /**
  * First name.
@@ -3625,6 +3639,72 @@ contactPhone?: string,
  * Website.
  */
 websiteUrl?: string, };
+
+export type WhiteLabelSettings = { 
+/**
+ * [`account_white_label`]: every report of the account wears the brand.
+ */
+accountWhiteLabel: boolean, 
+/**
+ * [`may_brand`]: the settings may be saved.
+ */
+mayBrand: boolean, 
+/**
+ * The saved brand.
+ */
+branding: Branding | null, };
+
+export type FontChoice = { 
+/**
+ * The CSS `font-family` value that is stored.
+ */
+value: string, 
+/**
+ * The name shown in the picker.
+ */
+label: string, };
+
+export type BrandingRules = { 
+/**
+ * [`FONTS`], the default first.
+ */
+fonts: Array<FontChoice>, 
+/**
+ * [`DEFAULT_PRIMARY`].
+ */
+defaultPrimary: string, 
+/**
+ * [`DEFAULT_SECONDARY`].
+ */
+defaultSecondary: string, 
+/**
+ * [`DEFAULT_FONT`].
+ */
+defaultFont: string, 
+/**
+ * [`COMPANY_NAME_MAX`].
+ */
+companyNameMax: number, 
+/**
+ * [`LOGO_MAX_BYTES`].
+ */
+logoMaxBytes: number, 
+/**
+ * [`LOGO_TYPES`], for the file picker's `accept`.
+ */
+logoTypes: Array<string>, 
+/**
+ * [`LOGO_MAX_WIDTH`].
+ */
+logoMaxWidth: number, 
+/**
+ * [`LOGO_MAX_HEIGHT`].
+ */
+logoMaxHeight: number, 
+/**
+ * [`NOT_ENTITLED`]: who may brand.
+ */
+notEntitledMessage: string, };
 
 export type AdminListRow = { 
 /**
