@@ -17,3 +17,4 @@ mod report_rows;
 mod schema;
 mod teams;
 mod websites;
+mod widget;
