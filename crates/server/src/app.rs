@@ -18,7 +18,7 @@ use crate::routes::{
     accounts, admin, admin_affiliates, admin_jobs, admin_messages, admin_overview, admin_purchases,
     admin_users, affiliates, analyses, api_keys, api_v1, billing, callback_secret, contact,
     dashboard, demo, files, health, oidc, pages, progress, reports, results, stats, teams, trial,
-    webhooks,
+    webhooks, widget,
 };
 use crate::state::AppState;
 
@@ -59,6 +59,7 @@ pub fn router(state: AppState) -> Router {
         .merge(admin_purchases::router())
         .merge(affiliates::router())
         .merge(admin_affiliates::router())
+        .merge(widget::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,
@@ -75,6 +76,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(pages::router())
         .merge(demo::router())
+        .merge(widget::script_router())
         .merge(files::router(&state.config))
         .fallback(pages::spa)
         .layer(axum::middleware::from_fn_with_state(

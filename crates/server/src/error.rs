@@ -24,6 +24,7 @@ use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
 use crate::services::mail::MailError;
 use crate::services::reports::ReportError;
+use crate::services::widget::WidgetError;
 
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +59,10 @@ pub enum AppError {
     /// 422: well-formed but fails validation.
     #[error("{0}")]
     Unprocessable(String),
+    /// 422: a form's fields fail validation; the body names every failing field
+    /// (`domain::widget::WidgetLeadRefused`).
+    #[error("{}", .0.first().map(|e| e.message.as_str()).unwrap_or("invalid form"))]
+    InvalidFields(Vec<domain::forms::FieldError>),
     /// 429: an allowance is used up; `Retry-After` says in how many seconds to try again
     /// (RFC 6585 §4).
     #[error("{message}")]
@@ -104,7 +109,7 @@ impl AppError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unprocessable(_) | Self::InvalidFields(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             Self::Unavailable(_) | Self::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -132,6 +137,14 @@ impl IntoResponse for AppError {
             Self::BadGateway { message, source } => {
                 tracing::error!(error = %Chain(source.as_ref()), "payment processor failed");
                 message.clone()
+            }
+            Self::InvalidFields(fields) => {
+                let body = domain::widget::WidgetLeadRefused {
+                    success: false,
+                    error: self.to_string(),
+                    fields: fields.clone(),
+                };
+                return (status, Json(body)).into_response();
             }
             other => other.to_string(),
         };
@@ -274,6 +287,30 @@ impl From<ContactError> for AppError {
     }
 }
 
+impl From<WidgetError> for AppError {
+    fn from(e: WidgetError) -> Self {
+        match e {
+            WidgetError::NotEntitled | WidgetError::OriginRefused(_) => {
+                Self::Forbidden(e.to_string())
+            }
+            WidgetError::Invalid(fields) => Self::InvalidFields(fields),
+            WidgetError::BadQuery(m) => Self::BadRequest(m),
+            WidgetError::NotFound(m) => Self::NotFound(m),
+            WidgetError::TooManyKeys(m) => Self::Conflict(m),
+            WidgetError::RateLimited {
+                message,
+                retry_after,
+            } => Self::TooManyRequests {
+                message,
+                retry_after,
+            },
+            WidgetError::OutOfCredits => Self::PaymentRequired(e.to_string()),
+            WidgetError::Internal(m) => Self::internal(m),
+            WidgetError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<JsonRejection> for AppError {
     fn from(r: JsonRejection) -> Self {
         match r {
@@ -404,7 +441,9 @@ impl From<AppError> for V1Error {
     fn from(e: AppError) -> Self {
         let status = e.status();
         let code = match &e {
-            AppError::BadRequest(_) | AppError::Unprocessable(_) => ApiErrorCode::InvalidRequest,
+            AppError::BadRequest(_) | AppError::Unprocessable(_) | AppError::InvalidFields(_) => {
+                ApiErrorCode::InvalidRequest
+            }
             AppError::Unauthorized(_) | AppError::Forbidden(_) => ApiErrorCode::Unauthorized,
             AppError::PaymentRequired(_) => ApiErrorCode::InsufficientCredits,
             AppError::NotFound(_) => ApiErrorCode::NotFound,

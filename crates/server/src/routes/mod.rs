@@ -33,6 +33,7 @@ pub mod status;
 pub mod teams;
 pub mod trial;
 pub mod webhooks;
+pub mod widget;
 
 use uuid::Uuid;
 

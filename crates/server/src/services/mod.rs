@@ -32,4 +32,5 @@ pub mod signature;
 pub mod stats;
 pub mod status;
 pub mod teams;
+pub mod widget;
 pub mod worker;

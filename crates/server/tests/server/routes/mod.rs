@@ -25,6 +25,7 @@ mod results;
 mod stats;
 mod status;
 mod trial;
+mod widget;
 
 use crate::support::{TestDb, WEB_ONLY, assert_error_shape, config, each_engine, spawn_app};
 
@@ -72,6 +73,7 @@ fn table() -> Vec<Case> {
     t.extend(api_keys::malformed());
     t.extend(callback_secret::malformed());
     t.extend(admin_users::malformed());
+    t.extend(widget::malformed());
     t
 }
 
