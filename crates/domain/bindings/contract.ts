@@ -4081,7 +4081,7 @@ leads: number, };
 export type WidgetOverview = { 
 /**
  * Whether the plan includes the widget (white-label); keys made before a downgrade are
- * still listed and can be revoked.
+ * still listed and can be revoked, but take no lead until the plan includes it again.
  */
 enabled: boolean, 
 /**

@@ -378,7 +378,7 @@ pub struct WidgetKeyView {
 #[serde(rename_all = "camelCase")]
 pub struct WidgetOverview {
     /// Whether the plan includes the widget (white-label); keys made before a downgrade are
-    /// still listed and can be revoked.
+    /// still listed and can be revoked, but take no lead until the plan includes it again.
     pub enabled: bool,
     /// The unrevoked keys, newest first.
     pub keys: Vec<WidgetKeyView>,

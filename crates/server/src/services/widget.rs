@@ -315,7 +315,8 @@ pub struct Widget {
     pub agency: users::Model,
 }
 
-/// The unrevoked key `public_key` of an enabled agency, or "not found".
+/// The unrevoked key `public_key` of an enabled agency whose plan includes white-label, or "not
+/// found".
 pub async fn find_key(db: &DatabaseConnection, public_key: &str) -> Result<Widget, WidgetError> {
     let unknown = || WidgetError::NotFound(rules::KEY_UNKNOWN.to_owned());
     if !rules::is_well_formed_key(public_key) {
@@ -324,6 +325,11 @@ pub async fn find_key(db: &DatabaseConnection, public_key: &str) -> Result<Widge
     let (key, agency) = store::widget::find_active_key(db, public_key)
         .await?
         .ok_or_else(unknown)?;
+    // A plan that no longer includes white-label takes the form off the agency's pages: the
+    // reports it would start could not wear the agency's brand.
+    if !entitled(&agency) {
+        return Err(unknown());
+    }
     Ok(Widget { key, agency })
 }
 

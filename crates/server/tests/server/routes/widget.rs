@@ -350,6 +350,15 @@ async fn cors_allows_only_the_keys_origins() {
             let (missing, _) = public(&app.web, "GET", &path, Some(SHOP), None, None).await;
             assert_eq!(missing.status, 404, "{engine:?} {path}");
         }
+        // A plan without white-label takes the form off the pages; the key comes back with it.
+        store::users::set_subscription_plan(&store_db, owner_id, "business")
+            .await
+            .expect("downgrade");
+        let (downgraded, _) = public(&app.web, "GET", &config_path, Some(SHOP), None, None).await;
+        assert_eq!(downgraded.status, 404, "{engine:?}");
+        agency(&store_db, owner_id).await;
+        let (back, _) = public(&app.web, "GET", &config_path, Some(SHOP), None, None).await;
+        assert_eq!(back.status, 200, "{engine:?}");
         let revoked = owner
             .send("DELETE", &format!("/api/account/widget/keys/{id}"), None)
             .await;
