@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -61,6 +62,16 @@ async function hostStyles(page: Page) {
   });
 }
 
+/**
+ * Runs `sql` on the suite's server database (SQLite): the agency's brand is written here, as the
+ * white-label settings page (another engineer's) would save it.
+ */
+function sqlite(sql: string): string {
+  const file = (process.env.E2E_DATABASE_URL ?? "").replace(/^sqlite:\/\//, "").replace(/\?.*$/, "");
+  if (!file) throw new Error("E2E_DATABASE_URL is set by the suite's global setup");
+  return execFileSync("sqlite3", [file, sql], { encoding: "utf8" }).trim();
+}
+
 /** The newest mail the suite's SMTP server received for `to` with a subject starting `subject`. */
 async function mailTo(to: string, subject: string) {
   const dir = process.env.E2E_MAIL_DIR;
@@ -113,9 +124,20 @@ test.describe("the embeddable audit widget", () => {
       await expect(keys).toContainText(site.origin);
       const embed = card.getByLabel("Embed code");
       await expect(embed).toHaveValue(new RegExp(`^<script async src="${baseURL}/widget.js" data-key="slw_[0-9a-f]{32}"></script>$`));
-      site.setSnippet(await embed.inputValue());
+      const snippet = await embed.inputValue();
+      site.setSnippet(snippet);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(page, info, "widget-dashboard-key");
+
+      // The agency's brand; the dashboard then keeps the snippet on it (embedCode).
+      const at = new Date().toISOString();
+      sqlite(
+        `INSERT INTO whitelabel_branding (user_id, company_name, primary_color, secondary_color, font_family, created_at, updated_at)
+         SELECT id, 'Studio Grace', '#0F766E', '#B45309', 'Inter, sans-serif', '${at}', '${at}' FROM users WHERE email = '${email}';`,
+      );
+      await page.reload();
+      await expect(card.getByLabel("Embed code")).toHaveValue(snippet);
+      expect(sqlite(`SELECT embed_code FROM whitelabel_branding WHERE user_id = (SELECT id FROM users WHERE email = '${email}');`)).toBe(snippet);
 
       // A visitor on the agency's site: its own context, as a stranger's browser (without the
       // suite's X-Forwarded-For, which a page's own cross-origin fetch could not send either).
@@ -126,7 +148,7 @@ test.describe("the embeddable audit widget", () => {
       await host.goto(site.origin);
       const form = host.getByRole("form", { name: "Free website audit" });
       await expect(form).toBeVisible();
-      await expect(form).toContainText("by Grace");
+      await expect(form).toContainText("by Studio Grace");
       // The page's own styles are untouched, and it holds no stylesheet of the widget's.
       expect(await hostStyles(host)).toEqual(plain);
       // The page's CSS does not reach the widget: its button wears the agency's colour, its labels
@@ -136,7 +158,7 @@ test.describe("the embeddable audit widget", () => {
         const label = getComputedStyle(b.getRootNode() instanceof ShadowRoot ? (b.getRootNode() as ShadowRoot).querySelector("label")! : b);
         return { background: s.backgroundColor, labelSize: label.fontSize, font: s.fontFamily, spacing: s.letterSpacing };
       });
-      expect(look.background).toBe("rgb(79, 70, 229)");
+      expect(look.background).toBe("rgb(15, 118, 110)");
       expect(look.labelSize).toBe("14px");
       expect(look.font).not.toContain("Georgia");
       expect(look.spacing).toBe("normal");
@@ -178,6 +200,8 @@ test.describe("the embeddable audit widget", () => {
       const href = (await report.getAttribute("href")) ?? "";
       await page.goto(new URL(href).pathname + new URL(href).search);
       await expect(page.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible({ timeout: 30_000 });
+      // The report wears the agency's brand (analysis_results.whitelabel_user_id).
+      await expect(page.getByText("Report prepared by Studio Grace")).toBeVisible();
       await shot(page, info, "widget-report");
 
       // The lead, on the dashboard, in the export and by mail.
