@@ -15,6 +15,20 @@ use store::widget::{
 
 use crate::support::{both, new_user};
 
+/// A key `slw_1` of `user_id`, allowing no origin (the store does not read them).
+async fn new_key(
+    db: &sea_orm::DatabaseConnection,
+    user_id: i64,
+) -> store::entity::widget_keys::Model {
+    match create_key(db, user_id, "slw_1", "[]", 5)
+        .await
+        .expect("create")
+    {
+        CreatedKey::Created(key) => key,
+        CreatedKey::TooMany => panic!("refused"),
+    }
+}
+
 const LIMITS: Limits = Limits {
     per_key: 3,
     per_visitor: 2,
@@ -60,12 +74,7 @@ both!(keys_are_bounded_rescoped_and_revoked, |db, engine| {
 
 both!(requests_are_counted_over_a_sliding_hour, |db, engine| {
     let agency = new_user(&db, "agency@example.com").await;
-    let CreatedKey::Created(key) = create_key(&db, agency.id, "slw_1", "[]", 5)
-        .await
-        .expect("create")
-    else {
-        panic!("refused");
-    };
+    let key = new_key(&db, agency.id).await;
     let t0 = store::now();
     let at = |minutes: i64| t0 + Duration::minutes(minutes);
     let count = |visitor: &'static str, minutes: i64| {
@@ -98,12 +107,7 @@ both!(
     a_lead_is_recorded_with_its_spend_job_and_mail_or_not_at_all,
     |db, engine| {
         let agency = new_user(&db, "agency@example.com").await;
-        let CreatedKey::Created(key) = create_key(&db, agency.id, "slw_1", "[]", 5)
-            .await
-            .expect("create")
-        else {
-            panic!("refused");
-        };
+        let key = new_key(&db, agency.id).await;
         grant_credits(&db, agency.id, Credits::from_halves(1), "admin", None)
             .await
             .expect("grant");
