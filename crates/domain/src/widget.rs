@@ -71,6 +71,20 @@ pub const KEY_UNKNOWN: &str = "This audit form is no longer available.";
 /// recorded.
 pub const AGENCY_OUT_OF_CREDITS: &str = "This audit form cannot take new requests right now. Please try again later or contact the site owner directly.";
 
+/// Most characters of a lead's first name kept (longer ones are cut: the spec asks only that
+/// one is given).
+pub const FIRST_NAME_MAX: usize = 100;
+
+/// A lead's first name as it is stored and mailed: trimmed, without control characters (a line
+/// break in a mail's subject would start a header), at most [`FIRST_NAME_MAX`] characters.
+pub fn clean_first_name(name: &str) -> String {
+    name.trim()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(FIRST_NAME_MAX)
+        .collect()
+}
+
 /// What a visitor reads past a rate limit.
 pub fn rate_limited_message(per_visitor: bool) -> String {
     if per_visitor {
@@ -582,6 +596,18 @@ mod tests {
         assert_eq!(m.first_name, "Please enter your first name");
         assert_eq!(m.email, "Please enter a valid email address");
         assert_eq!(m.website_url, "Please enter a valid website URL");
+    }
+
+    #[test]
+    fn first_names_are_kept_on_one_short_line() {
+        assert_eq!(
+            clean_first_name("  Ada\r\nBcc: x@evil.example "),
+            "AdaBcc: x@evil.example"
+        );
+        assert_eq!(
+            clean_first_name(&"é".repeat(150)).chars().count(),
+            FIRST_NAME_MAX
+        );
     }
 
     #[test]

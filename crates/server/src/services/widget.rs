@@ -429,7 +429,14 @@ pub async fn submit_lead(
     // visitor sees which fields to fill.
     let empty = LeadForm::default();
     let form = form.unwrap_or(&empty);
-    let errors = validate_lead(form);
+    let mut errors = validate_lead(form);
+    if errors.is_empty() && rules::clean_first_name(&form.first_name).is_empty() {
+        // Only control characters: no name to store or mail.
+        errors = validate_lead(&LeadForm {
+            first_name: String::new(),
+            ..form.clone()
+        });
+    }
     if !errors.is_empty() {
         return Err(WidgetError::Invalid(errors));
     }
@@ -456,7 +463,7 @@ pub async fn submit_lead(
     let lead = NewLead {
         widget_key_id: widget.key.id,
         agency_id: agency.id,
-        first_name: form.first_name.trim().to_owned(),
+        first_name: rules::clean_first_name(&form.first_name),
         email: form.email.trim().to_owned(),
         website_url: site.to_string(),
         visitor_hash,
