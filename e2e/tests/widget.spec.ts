@@ -180,6 +180,8 @@ test.describe("the embeddable audit widget", () => {
       await expect(first).toHaveAttribute("aria-invalid", "true");
       await expect(first).toBeFocused();
       await shot(host, info, "widget-errors");
+      // No serious accessibility problem inside the widget (the agency's own page is its own).
+      expect((await seriousViolations(host)).filter((v) => v.includes("sitelens-audit"))).toEqual([]);
 
       await host.keyboard.type("Ada");
       await host.keyboard.press("Tab");
