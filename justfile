@@ -117,6 +117,8 @@ web: wasm
     cd web
     npx tsc -b
     npx vite build
+    # The embeddable audit widget, dist/widget.js (after the app, whose build empties dist).
+    npx vite build -c vite.widget.config.ts
     touch dist/.built
 
 # Rewrite the generated TypeScript contract after changing a contract type.

@@ -4054,3 +4054,162 @@ accountId: string,
  */
 reason: string, };
 
+export type LeadMessages = { 
+/**
+ * When the first name is empty.
+ */
+firstName: string, 
+/**
+ * When the e-mail is not valid.
+ */
+email: string, 
+/**
+ * When the website address is not valid.
+ */
+websiteUrl: string, };
+
+export type WidgetConfig = { 
+/**
+ * The agency's company name (its account's name when it saved no brand).
+ */
+companyName: string, 
+/**
+ * `#RRGGBB`: buttons and focus rings.
+ */
+primaryColor: string, 
+/**
+ * `#RRGGBB`: the progress bar and the report link.
+ */
+secondaryColor: string, 
+/**
+ * The lead form's messages (docs/PRODUCT.md §5.2).
+ */
+messages: LeadMessages, };
+
+export type WidgetLeadAccepted = { 
+/**
+ * Always true.
+ */
+success: boolean, 
+/**
+ * The analysis; its progress is `GET /api/widget/{key}/analyses/{analysisId}`.
+ */
+analysisId: string, 
+/**
+ * The branded report's address on the public URL, readable once the analysis is complete.
+ */
+reportUrl: string, };
+
+export type WidgetProgress = { 
+/**
+ * Queued, running, complete or failed.
+ */
+status: AnalysisStatus, 
+/**
+ * Percent done, 0-100.
+ */
+progress: number, 
+/**
+ * What is happening, or why it failed.
+ */
+message: string, 
+/**
+ * The report's address once complete.
+ */
+reportUrl?: string, };
+
+export type WidgetKeyView = { 
+/**
+ * Row id, for updating and revoking.
+ */
+id: number, 
+/**
+ * The public key (`slw_…`).
+ */
+key: string, 
+/**
+ * The origins whose pages may use it.
+ */
+allowedOrigins: Array<string>, 
+/**
+ * The embed code to paste into those pages ([`embed_snippet`]).
+ */
+embedCode: string, 
+/**
+ * When it was created (RFC 3339).
+ */
+createdAt: string, 
+/**
+ * Leads it brought in.
+ */
+leads: number, };
+
+export type WidgetOverview = { 
+/**
+ * Whether the plan includes the widget (white-label); keys made before a downgrade are
+ * still listed and can be revoked, but take no lead until the plan includes it again.
+ */
+enabled: boolean, 
+/**
+ * The unrevoked keys, newest first.
+ */
+keys: Array<WidgetKeyView>, };
+
+export type WidgetOrigins = { 
+/**
+ * The origins whose pages may use the key (see [`parse_origins`]).
+ */
+allowedOrigins: Array<string>, };
+
+export type WidgetLeadView = { 
+/**
+ * Row id.
+ */
+id: number, 
+/**
+ * The visitor's first name.
+ */
+firstName: string, 
+/**
+ * The visitor's e-mail address.
+ */
+email: string, 
+/**
+ * The site the visitor asked about (normalised).
+ */
+websiteUrl: string, 
+/**
+ * The analysis started for it.
+ */
+analysisId: string, 
+/**
+ * The branded report's address.
+ */
+reportUrl: string, 
+/**
+ * The key (`slw_…`) of the widget it came through.
+ */
+key: string, 
+/**
+ * When it came in (RFC 3339).
+ */
+createdAt: string, };
+
+export type WidgetLeadPage = { 
+/**
+ * The leads of this page.
+ */
+leads: Array<WidgetLeadView>, 
+/**
+ * Leads in all.
+ */
+total: number, 
+/**
+ * This page, from 1.
+ */
+page: number, 
+/**
+ * Leads per page.
+ */
+perPage: number, };
+

@@ -54,8 +54,18 @@ pub const KEY_REFUSED_MESSAGE: &str =
 
 /// The key text for `random` bytes: [`KEY_PREFIX`] and the bytes in lower-case hex.
 pub fn format_key(random: &[u8; KEY_BYTES]) -> String {
-    let mut key = String::with_capacity(KEY_PREFIX.len() + 2 * KEY_BYTES);
-    key.push_str(KEY_PREFIX);
+    prefixed_hex(KEY_PREFIX, random)
+}
+
+/// Whether `text` has the form of a key; anything else is refused before the database is asked.
+pub fn is_well_formed_key(text: &str) -> bool {
+    is_prefixed_hex(text, KEY_PREFIX, KEY_BYTES)
+}
+
+/// `prefix` and `random` in lower-case hex: the form of every key Sitelens draws.
+pub(crate) fn prefixed_hex(prefix: &str, random: &[u8]) -> String {
+    let mut key = String::with_capacity(prefix.len() + 2 * random.len());
+    key.push_str(prefix);
     for b in random {
         key.push(char::from_digit(u32::from(b >> 4), 16).unwrap_or('0'));
         key.push(char::from_digit(u32::from(b & 0xf), 16).unwrap_or('0'));
@@ -63,10 +73,10 @@ pub fn format_key(random: &[u8; KEY_BYTES]) -> String {
     key
 }
 
-/// Whether `text` has the form of a key; anything else is refused before the database is asked.
-pub fn is_well_formed_key(text: &str) -> bool {
-    text.strip_prefix(KEY_PREFIX).is_some_and(|hex| {
-        hex.len() == 2 * KEY_BYTES
+/// Whether `text` is `prefix` and `bytes` bytes in lower-case hex ([`prefixed_hex`]).
+pub(crate) fn is_prefixed_hex(text: &str, prefix: &str, bytes: usize) -> bool {
+    text.strip_prefix(prefix).is_some_and(|hex| {
+        hex.len() == 2 * bytes
             && hex
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))

@@ -32,3 +32,4 @@ pub mod status;
 pub mod throttling;
 pub mod tier;
 pub mod whitelabel;
+pub mod widget;

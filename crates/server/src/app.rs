@@ -18,7 +18,7 @@ use crate::routes::{
     accounts, admin, admin_affiliates, admin_jobs, admin_messages, admin_overview, admin_purchases,
     admin_users, affiliates, analyses, api_keys, api_v1, billing, callback_secret, contact,
     dashboard, demo, files, health, oidc, pages, progress, reports, results, stats, teams, trial,
-    webhooks, whitelabel,
+    webhooks, whitelabel, widget,
 };
 use crate::state::AppState;
 
@@ -60,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .merge(affiliates::router())
         .merge(admin_affiliates::router())
         .merge(whitelabel::router())
+        .merge(widget::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,
@@ -76,6 +77,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(pages::router())
         .merge(demo::router())
+        .merge(widget::script_router())
         .merge(files::router(&state.config))
         .fallback(pages::spa)
         .layer(axum::middleware::from_fn_with_state(

@@ -26,6 +26,7 @@ use crate::services::contact::ContactError;
 use crate::services::mail::MailError;
 use crate::services::reports::ReportError;
 use crate::services::whitelabel::WhiteLabelError;
+use crate::services::widget::WidgetError;
 
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
@@ -306,6 +307,30 @@ impl From<WhiteLabelError> for AppError {
             WhiteLabelError::Store(e) => e.into(),
             WhiteLabelError::Blob(e) => e.into(),
             e @ WhiteLabelError::Encode(_) => Self::internal(e),
+        }
+    }
+}
+
+impl From<WidgetError> for AppError {
+    fn from(e: WidgetError) -> Self {
+        match e {
+            WidgetError::NotEntitled | WidgetError::OriginRefused(_) => {
+                Self::Forbidden(e.to_string())
+            }
+            WidgetError::Invalid(fields) => Self::InvalidFields(fields),
+            WidgetError::BadQuery(m) => Self::BadRequest(m),
+            WidgetError::NotFound(m) => Self::NotFound(m),
+            WidgetError::TooManyKeys(m) => Self::Conflict(m),
+            WidgetError::RateLimited {
+                message,
+                retry_after,
+            } => Self::TooManyRequests {
+                message,
+                retry_after,
+            },
+            WidgetError::OutOfCredits => Self::PaymentRequired(e.to_string()),
+            WidgetError::Internal(m) => Self::internal(m),
+            WidgetError::Store(e) => e.into(),
         }
     }
 }

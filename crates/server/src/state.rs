@@ -17,6 +17,7 @@ use crate::services::oidc::Oidc;
 use crate::services::pages::WebApp;
 use crate::services::reports::ResultCache;
 use crate::services::stats::StatsCache;
+use crate::services::widget::WidgetScript;
 
 /// Everything a handler needs.
 #[derive(Clone, FromRef)]
@@ -47,6 +48,8 @@ pub struct AppState {
     pub oidc: Option<Arc<Oidc>>,
     /// Who takes payments: Stripe, or the labelled test-payment mode.
     pub payments: PaymentProvider,
+    /// The audit widget's script, from the built web app.
+    pub widget: Arc<WidgetScript>,
 }
 
 /// The session cookie's settings and the origin state-changing requests must come from.
@@ -85,6 +88,7 @@ impl AppState {
             mailer,
             payments: PaymentProvider::from_config(&config),
             web: Arc::new(WebApp::load(&config.web_dir).await),
+            widget: Arc::new(WidgetScript::load(&config.web_dir).await),
             trusted_proxies: TrustedProxies(config.trusted_proxies.clone().into()),
             db,
             config: Arc::new(config),

@@ -573,6 +573,7 @@ pub(crate) async fn enqueue_in<T: ConnectionTrait>(
         credits_refunded_at: Set(None),
         idempotency_key: Set(None),
         callback_url: Set(None),
+        whitelabel_user_id: Set(None),
     };
     analysis_jobs::Entity::insert(row)
         .exec_with_returning(txn)
@@ -697,11 +698,17 @@ pub async fn complete_job(
         return Err(lost());
     };
     callbacks::enqueue_in(&txn, &row, CallbackEventType::AnalysisCompleted, at).await?;
+    let agency = row.whitelabel_user_id;
     let job = Job::try_from(row)?;
     // A report is paid when its analysis was (docs/PRODUCT.md §6.3): that decides what its
     // readers see, whatever the report itself says.
     let paid = job.charge.is_some();
-    let brand_owner = branded_by(&txn, &job, paid).await?;
+    // An audit widget's analysis wears the brand of the agency it names (`crate::widget`);
+    // any other report its payer's or requester's, when the rules say so.
+    let brand_owner = match agency {
+        Some(agency) => Some(agency),
+        None => branded_by(&txn, &job, paid).await?,
+    };
     let result = NewResult {
         paid,
         is_white_labeled: brand_owner.is_some(),

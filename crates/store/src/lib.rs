@@ -54,6 +54,7 @@ pub mod throttle;
 pub mod tokens;
 pub mod users;
 pub mod websites;
+pub mod widget;
 
 pub use clock::now;
 pub use connect::{

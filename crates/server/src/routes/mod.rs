@@ -34,6 +34,7 @@ pub mod teams;
 pub mod trial;
 pub mod webhooks;
 pub mod whitelabel;
+pub mod widget;
 
 use uuid::Uuid;
 

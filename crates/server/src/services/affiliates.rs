@@ -56,6 +56,12 @@ pub fn hash_address(config: &Config, ip: IpAddr) -> String {
     keyed_hex(&salt(config), "ip", &ip.to_string())
 }
 
+/// The stored form of something that names a visitor, kept apart by `purpose` (the audit
+/// widget's visitor networks): the salted SHA-256, hex, with the same salt as [`hash_address`].
+pub fn hash_visitor(config: &Config, purpose: &str, value: &str) -> String {
+    keyed_hex(&salt(config), purpose, value)
+}
+
 /// The referral cookie's value: the click id and a keyed check, so a browser cannot name a
 /// click it was not given.
 fn cookie_token(config: &Config, click_id: i64) -> String {

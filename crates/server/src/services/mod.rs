@@ -33,4 +33,5 @@ pub mod stats;
 pub mod status;
 pub mod teams;
 pub mod whitelabel;
+pub mod widget;
 pub mod worker;

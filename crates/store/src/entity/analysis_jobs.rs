@@ -65,6 +65,9 @@ pub struct Model {
     /// The `callback_url` column: where the API client asked to be told when the analysis
     /// completes or fails.
     pub callback_url: Option<String>,
+    /// The `whitelabel_user_id` column: the agency whose brand the report wears (an analysis
+    /// started by its audit widget); copied to the result when the job completes.
+    pub whitelabel_user_id: Option<i64>,
 }
 
 /// No relations are declared: repository functions join explicitly.

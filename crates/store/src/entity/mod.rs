@@ -38,4 +38,7 @@ pub mod users;
 pub mod webhook_events;
 pub mod websites;
 pub mod whitelabel_branding;
+pub mod widget_keys;
+pub mod widget_leads;
+pub mod widget_requests;
 pub mod worker_heartbeats;

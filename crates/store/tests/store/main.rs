@@ -18,3 +18,4 @@ mod report_rows;
 mod schema;
 mod teams;
 mod websites;
+mod widget;

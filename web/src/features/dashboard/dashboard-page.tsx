@@ -13,6 +13,7 @@ import { ScoreTrend } from "./score-trend";
 import { TeamSection } from "./team-section";
 import { BillingSection } from "./billing-section";
 import { ApiKeysSection } from "./api-keys-section";
+import { WidgetSection } from "./widget-section";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -113,6 +114,7 @@ export function DashboardPage() {
       <TeamSection account={account} />
       {!account.team && <BillingSection />}
       <ApiKeysSection />
+      <WidgetSection />
       <section aria-labelledby="sites" className="flex flex-col gap-4">
         <h2 id="sites" className="text-xl font-semibold">
           Your analyses

@@ -135,6 +135,22 @@ impl<'a> Browser<'a> {
         self.send("GET", path, None).await
     }
 
+    /// GETs `path` with this browser's session: status, headers and the body as text (a
+    /// download, for example).
+    pub(crate) async fn get_text(&self, path: &str) -> (u16, reqwest::header::HeaderMap, String) {
+        let mut req = self.web.http.get(format!("{}{path}", self.web.base));
+        for (name, value) in &self.headers {
+            req = req.header(*name, value);
+        }
+        if let Some(cookie) = &self.cookie {
+            req = req.header("cookie", format!("sitelens_session={cookie}"));
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        (status, headers, res.text().await.expect("text"))
+    }
+
     pub(crate) async fn post(&mut self, path: &str, body: Value) -> Answer {
         self.send("POST", path, Some(body)).await
     }
