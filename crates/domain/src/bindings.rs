@@ -8,8 +8,8 @@ use ts_rs::{Config, TS};
 
 use crate::{
     accounts, admin, admin_area, affiliates, api, callbacks, checkout, commerce, constants,
-    contact, credits, forms, performance, professional, report, robots, score, site_url, snippet,
-    status, whitelabel,
+    contact, credits, custom_domain, forms, performance, professional, report, robots, score,
+    site_url, snippet, status, whitelabel,
 };
 
 macro_rules! declarations {
@@ -213,6 +213,10 @@ pub fn typescript() -> String {
         admin_area::AdminWhitelabelRow,
         whitelabel::BrandingInput,
         whitelabel::Branding,
+        custom_domain::CustomDomainInput,
+        custom_domain::DnsRecordStep,
+        custom_domain::CustomDomainStatus,
+        custom_domain::CustomDomainSettings,
         admin_area::AdminListRow,
         affiliates::AffiliateApplication,
         affiliates::AffiliateStatus,

@@ -27,6 +27,7 @@ async fn get_result(State(state): State<AppState>, Path(raw): Path<String>) -> A
         None => {
             let report = find_report(&state.db, id).await?;
             let json = serde_json::to_vec(&ResultResponse {
+                public_url: None,
                 success: true,
                 data: report,
             })
