@@ -296,8 +296,15 @@ pub struct CustomDomainSettings {
     pub instructions: Vec<String>,
 }
 
-/// The records and instructions for `status` (or for no domain yet), pointing at `target_host`.
+/// The records and instructions for `status` (or for no domain yet), pointing at `target_host`:
+/// a CNAME to our host name, or an A (AAAA) record when our public address is an IP address,
+/// which a CNAME cannot name.
 pub fn settings(status: Option<CustomDomainStatus>, target_host: &str) -> CustomDomainSettings {
+    let pointer = match target_host.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(_)) => "A",
+        Ok(std::net::IpAddr::V6(_)) => "AAAA",
+        Err(_) => "CNAME",
+    };
     let (records, instructions) = match &status {
         None => (
             Vec::new(),
@@ -315,7 +322,7 @@ pub fn settings(status: Option<CustomDomainStatus>, target_host: &str) -> Custom
                     purpose: "Proves the domain is yours. Keep it: a later check without it turns the domain off.".to_owned(),
                 },
                 DnsRecordStep {
-                    kind: "CNAME".to_owned(),
+                    kind: pointer.to_owned(),
                     name: s.domain.clone(),
                     value: target_host.to_owned(),
                     purpose: "Sends your visitors here.".to_owned(),
@@ -326,13 +333,17 @@ pub fn settings(status: Option<CustomDomainStatus>, target_host: &str) -> Custom
                     "At your DNS provider, add a TXT record named {} with the value {}.",
                     s.record_name, s.record_value
                 ),
-                format!(
-                    "Point {} here with a CNAME record to {target_host}. For a root domain (no subdomain), where a CNAME is not allowed, use your provider's ALIAS or ANAME record, or an A record to the address {target_host} has.",
-                    s.domain
-                ),
+                if pointer == "CNAME" {
+                    format!(
+                        "Point {} here with a CNAME record to {target_host}. For a root domain (no subdomain), where a CNAME is not allowed, use your provider's ALIAS or ANAME record, or an A record to the address {target_host} has.",
+                        s.domain
+                    )
+                } else {
+                    format!("Point {} here with an {pointer} record to {target_host}.", s.domain)
+                },
                 "Press Verify now. DNS changes are usually seen within minutes, at most 48 hours.".to_owned(),
                 format!(
-                    "Once verified, your branded reports are shared as {}/results/….",
+                    "Once verified, your branded reports are shared at {}/results/ followed by the report's id.",
                     s.public_base
                 ),
             ],
@@ -494,5 +505,13 @@ mod tests {
         assert_eq!(s.records[0].value, "sitelens-verify=0123");
         assert_eq!(s.records[1].value, "sitelens.example");
         assert!(s.instructions[0].contains("sitelens-verify=0123"));
+        // A public address that is an IP address cannot be a CNAME's target.
+        let by_ip = settings(s.custom_domain.clone(), "203.0.113.9");
+        assert_eq!(by_ip.records[1].kind, "A");
+        assert!(by_ip.instructions[1].contains("an A record to 203.0.113.9"));
+        assert_eq!(
+            settings(s.custom_domain, "2001:db8::9").records[1].kind,
+            "AAAA"
+        );
     }
 }
