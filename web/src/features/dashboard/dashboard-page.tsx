@@ -13,6 +13,7 @@ import { ScoreTrend } from "./score-trend";
 import { TeamSection } from "./team-section";
 import { BillingSection } from "./billing-section";
 import { ApiKeysSection } from "./api-keys-section";
+import { CustomDomainSection } from "../custom-domain/custom-domain-section";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -110,6 +111,7 @@ export function DashboardPage() {
       <TeamSection account={account} />
       {!account.team && <BillingSection />}
       <ApiKeysSection />
+      {!account.team && <CustomDomainSection />}
       <section aria-labelledby="sites" className="flex flex-col gap-4">
         <h2 id="sites" className="text-xl font-semibold">
           Your analyses
