@@ -10,6 +10,7 @@ mod allowance;
 mod api_keys;
 mod callbacks;
 mod credits;
+mod custom_domains;
 mod extras;
 mod graph;
 mod jobs;
