@@ -3539,9 +3539,13 @@ userEmail: string | null,
  */
 companyName: string, 
 /**
- * The custom domain as entered; nothing verifies it yet.
+ * The account's custom domain (issue 15 item 3), as normalised when it was set.
  */
 customDomain: string | null, 
+/**
+ * Whether its TXT record was found, so that it serves the agency's reports.
+ */
+customDomainVerified: boolean, 
 /**
  * Website.
  */

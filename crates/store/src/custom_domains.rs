@@ -137,6 +137,17 @@ pub async fn record_check(
     domain_for_user(db, user_id).await
 }
 
+/// The custom domains of these accounts (for the admin area's list), in no order.
+pub async fn domains_of(
+    db: &DatabaseConnection,
+    user_ids: &[i64],
+) -> StoreResult<Vec<custom_domains::Model>> {
+    Ok(custom_domains::Entity::find()
+        .filter(D::UserId.is_in(user_ids.iter().copied()))
+        .all(db)
+        .await?)
+}
+
 /// The account a *verified* domain belongs to (the domain normalised, as stored).
 pub async fn verified_owner(db: &DatabaseConnection, domain: &str) -> StoreResult<Option<i64>> {
     Ok(custom_domains::Entity::find()
