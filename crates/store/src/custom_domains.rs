@@ -172,17 +172,24 @@ pub async fn verified_domain(db: &DatabaseConnection, user_id: i64) -> StoreResu
         .await?)
 }
 
-/// Whose brand a report wears (`analysis_results.whitelabel_user_id`), found by the report's id
-/// or by its analysis's id, as `GET /api/results/{id}` accepts both: `None` when no such report
-/// exists or it carries no agency's brand.
-pub async fn report_brand_owner(db: &DatabaseConnection, id: Uuid) -> StoreResult<Option<i64>> {
-    let by_report = analysis_results::Entity::find_by_id(id)
+/// The agency whose brand the report `id` wears: `whitelabel_user_id` when `is_white_labeled`,
+/// as `results::get_report` reads it.
+async fn brand_of(db: &DatabaseConnection, id: Uuid) -> StoreResult<Option<Option<i64>>> {
+    Ok(analysis_results::Entity::find_by_id(id)
         .select_only()
         .column(analysis_results::Column::WhitelabelUserId)
-        .into_tuple::<Option<i64>>()
+        .column(analysis_results::Column::IsWhiteLabeled)
+        .into_tuple::<(Option<i64>, bool)>()
         .one(db)
-        .await?;
-    if let Some(owner) = by_report {
+        .await?
+        .map(|(agency, branded)| agency.filter(|_| branded)))
+}
+
+/// Whose brand a report wears (`analysis_results.whitelabel_user_id` with `is_white_labeled`),
+/// found by the report's id or by its analysis's id, as `GET /api/results/{id}` accepts both:
+/// `None` when no such report exists or it carries no agency's brand.
+pub async fn report_brand_owner(db: &DatabaseConnection, id: Uuid) -> StoreResult<Option<i64>> {
+    if let Some(owner) = brand_of(db, id).await? {
         return Ok(owner);
     }
     let result_id = analysis_jobs::Entity::find_by_id(id)
@@ -193,13 +200,7 @@ pub async fn report_brand_owner(db: &DatabaseConnection, id: Uuid) -> StoreResul
         .await?
         .flatten();
     match result_id {
-        Some(result_id) => Ok(analysis_results::Entity::find_by_id(result_id)
-            .select_only()
-            .column(analysis_results::Column::WhitelabelUserId)
-            .into_tuple::<Option<i64>>()
-            .one(db)
-            .await?
-            .flatten()),
+        Some(result_id) => Ok(brand_of(db, result_id).await?.flatten()),
         None => Ok(None),
     }
 }
