@@ -143,3 +143,18 @@ export function grantAdmin(email: string, level: "support" | "admin" | "owner" =
   if (!bin || !database) throw new Error("SITELENS_BIN and E2E_DATABASE_URL are set by the suite's global setup");
   execFileSync(bin, ["admin", "grant", email, "--level", level], { env: { ...process.env, SITELENS_DATABASE_URL: database }, stdio: "pipe" });
 }
+
+/** The password every test account signs up with. */
+export const PASSWORD = "correct horse battery";
+
+/** Signs a new account up on our accounts page (username: the address's local part); ends on the dashboard. */
+export async function signUp(page: Page, email: string) {
+  await page.goto("/accounts/sign-up");
+  await page.getByLabel("First name").fill("Grace");
+  await page.getByLabel("Last name").fill("Hopper");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Username").fill(email.split("@")[0] ?? email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}

@@ -334,13 +334,13 @@ impl AuthorityProvider for GraphAuthority {
             };
             let note = if by_host.is_empty() {
                 format!(
-                    "No page linking to {me} from another site is known yet. The figures rest on the {} across {} Sitelens has crawled; no authority score is given without evidence.",
+                    "No page linking to {me} from another site is known yet. The figures rest on the {} across {} crawled so far; no authority score is given without evidence.",
                     plural(stats.pages, "page"),
                     plural(stats.domains, "site")
                 )
             } else if domain_authority.is_none() {
                 format!(
-                    "{} links from {} sites point to {me}, all nofollow, so no authority passes. The figures rest on the {} pages across {} sites Sitelens has crawled.",
+                    "{} links from {} sites point to {me}, all nofollow, so no authority passes. The figures rest on the {} pages across {} sites crawled so far.",
                     inbound.len(),
                     by_host.len(),
                     stats.pages,
@@ -348,7 +348,7 @@ impl AuthorityProvider for GraphAuthority {
                 )
             } else {
                 format!(
-                    "{} links from {} sites point to {me}, among the {} pages across {} sites Sitelens has crawled. The authority score ranks {me} in that graph only; a larger crawl history makes it more meaningful.",
+                    "{} links from {} sites point to {me}, among the {} pages across {} sites crawled so far. The authority score ranks {me} in that graph only; a larger crawl history makes it more meaningful.",
                     inbound.len(),
                     by_host.len(),
                     stats.pages,
@@ -358,7 +358,7 @@ impl AuthorityProvider for GraphAuthority {
             Ok(AuthorityReport {
                 domain_authority,
                 backlinks: BacklinkFigures {
-                    provider: "sitelens-link-graph".to_owned(),
+                    provider: domain::professional::OWN_LINK_GRAPH.to_owned(),
                     domain: me,
                     evidence: GraphEvidence {
                         pages_in_graph: count(stats.pages),

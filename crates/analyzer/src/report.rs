@@ -633,5 +633,6 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
         website_fonts: fonts,
         screenshots: Screenshots::default(),
         professional,
+        branding: None,
     }
 }

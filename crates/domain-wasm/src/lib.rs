@@ -329,6 +329,18 @@ pub fn share_links(
     to_js(&share::share_links(&from_js(inputs)?))
 }
 
+/// How a report names where its backlink figures come from.
+#[wasm_bindgen(js_name = linkGraphLabel)]
+pub fn link_graph_label(provider: &str) -> String {
+    domain::professional::link_graph_label(provider)
+}
+
+/// The text colour that stays legible on a brand colour (`#RRGGBB`).
+#[wasm_bindgen(js_name = brandForeground)]
+pub fn brand_foreground(color: &str) -> String {
+    domain::whitelabel::foreground_for(color).to_owned()
+}
+
 // --- commerce ----------------------------------------------------------------------------
 
 /// The credit packs.
@@ -768,4 +780,42 @@ pub fn validate_key_name(name: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = apiRateLimitPerMinute)]
 pub fn api_rate_limit_per_minute() -> u32 {
     domain::api::DEFAULT_RATE_LIMIT_PER_MINUTE
+}
+
+// --- white-label -------------------------------------------------------------------------
+
+/// Branding settings errors, in form order (docs/PRODUCT.md §3.3).
+#[wasm_bindgen(js_name = validateBranding, unchecked_return_type = "FieldError[]")]
+pub fn validate_branding(
+    #[wasm_bindgen(unchecked_param_type = "BrandingInput")] input: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(
+        &domain::whitelabel::validate_branding(&from_js(input)?)
+            .err()
+            .unwrap_or_default(),
+    )
+}
+
+/// The branding settings' rules: fonts, defaults, the logo's types, size and box, who may brand.
+#[wasm_bindgen(js_name = brandingRules, unchecked_return_type = "BrandingRules")]
+pub fn branding_rules() -> Result<JsValue, JsError> {
+    to_js(&domain::whitelabel::branding_rules())
+}
+
+/// Null when a logo file of this type and size in bytes may be uploaded, else the message.
+#[wasm_bindgen(js_name = checkLogoUpload, unchecked_return_type = "string | null")]
+pub fn check_logo_upload(media_type: &str, size: f64) -> Result<JsValue, JsError> {
+    if !size.is_finite() || size < 0.0 {
+        return Err(JsError::new("size must be a number of bytes from 0"));
+    }
+    // A float-to-integer cast saturates, so a size beyond usize stays too large.
+    to_js(&domain::whitelabel::check_logo_upload(media_type, size as usize).err())
+}
+
+/// A brand's contact line (e-mail · phone · website, those that are set), or null.
+#[wasm_bindgen(js_name = brandContactLine, unchecked_return_type = "string | null")]
+pub fn brand_contact_line(
+    #[wasm_bindgen(unchecked_param_type = "Branding")] branding: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&from_js::<domain::whitelabel::Branding>(branding)?.contact_line())
 }

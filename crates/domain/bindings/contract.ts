@@ -518,7 +518,13 @@ screenshots: Screenshots,
 /**
  * Professional extras (backlinks, authority, links, robots, sitemap); absent on basic reports.
  */
-professional?: ProfessionalAnalysis, };
+professional?: ProfessionalAnalysis, 
+/**
+ * The agency whose brand the report wears instead of Sitelens' (see
+ * [`crate::whitelabel::report_branded`]); absent on an unbranded report. Filled by the server
+ * from the agency's current settings when the report is read, never stored with it.
+ */
+branding?: Branding, };
 
 export type ProfessionalAnalysis = { 
 /**
@@ -1119,7 +1125,11 @@ overallScore: number,
 /**
  * The report id.
  */
-reportId: string, };
+reportId: string, 
+/**
+ * The agency a branded report is shared under: the share text names it, not Sitelens.
+ */
+brandName?: string, };
 
 export type ShareLinks = { 
 /**
@@ -1278,6 +1288,20 @@ field: string,
  * The message.
  */
 message: string, };
+
+export type FieldErrorsResponse = { 
+/**
+ * Always false.
+ */
+success: boolean, 
+/**
+ * The first field's message.
+ */
+error: string, 
+/**
+ * Every failing field, in form order.
+ */
+fields: Array<FieldError>, };
 
 export type LeadForm = { 
 /**
@@ -3626,6 +3650,72 @@ contactPhone?: string,
  * Website.
  */
 websiteUrl?: string, };
+
+export type WhiteLabelSettings = { 
+/**
+ * [`account_white_label`]: every report of the account wears the brand.
+ */
+accountWhiteLabel: boolean, 
+/**
+ * [`may_brand`]: the settings may be saved.
+ */
+mayBrand: boolean, 
+/**
+ * The saved brand.
+ */
+branding: Branding | null, };
+
+export type FontChoice = { 
+/**
+ * The CSS `font-family` value that is stored.
+ */
+value: string, 
+/**
+ * The name shown in the picker.
+ */
+label: string, };
+
+export type BrandingRules = { 
+/**
+ * [`FONTS`], the default first.
+ */
+fonts: Array<FontChoice>, 
+/**
+ * [`DEFAULT_PRIMARY`].
+ */
+defaultPrimary: string, 
+/**
+ * [`DEFAULT_SECONDARY`].
+ */
+defaultSecondary: string, 
+/**
+ * [`DEFAULT_FONT`].
+ */
+defaultFont: string, 
+/**
+ * [`COMPANY_NAME_MAX`].
+ */
+companyNameMax: number, 
+/**
+ * [`LOGO_MAX_BYTES`].
+ */
+logoMaxBytes: number, 
+/**
+ * [`LOGO_TYPES`], for the file picker's `accept`.
+ */
+logoTypes: Array<string>, 
+/**
+ * [`LOGO_MAX_WIDTH`].
+ */
+logoMaxWidth: number, 
+/**
+ * [`LOGO_MAX_HEIGHT`].
+ */
+logoMaxHeight: number, 
+/**
+ * [`NOT_ENTITLED`]: who may brand.
+ */
+notEntitledMessage: string, };
 
 export type CustomDomainInput = { 
 /**

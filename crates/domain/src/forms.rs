@@ -18,6 +18,20 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// The body of a 422 that refuses a form: the error body every route answers
+/// (`{success: false, error}`, `error` the first field's message) with every failing field, so a
+/// form can show each message under its own field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldErrorsResponse {
+    /// Always false.
+    pub success: bool,
+    /// The first field's message.
+    pub error: String,
+    /// Every failing field, in form order.
+    pub fields: Vec<FieldError>,
+}
+
 pub(crate) fn err(field: &str, message: &str) -> FieldError {
     FieldError {
         field: field.to_owned(),

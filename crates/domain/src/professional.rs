@@ -39,6 +39,19 @@ pub struct ReferringDomain {
     pub followed_links: u32,
 }
 
+/// The provider id of the figures counted in our own link graph (every site crawled so far).
+pub const OWN_LINK_GRAPH: &str = "sitelens-link-graph";
+
+/// How a report names where its backlink figures come from: our own link graph without naming
+/// the service (a branded report names nothing of Sitelens), another provider by its id.
+pub fn link_graph_label(provider: &str) -> String {
+    if provider == OWN_LINK_GRAPH {
+        "the link graph of every site crawled so far".to_owned()
+    } else {
+        format!("the {provider} link graph")
+    }
+}
+
 /// Backlinks and authority, counted in the link graph of every site Sitelens has crawled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

@@ -529,6 +529,12 @@ pub struct AnalysisReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub professional: Option<ProfessionalAnalysis>,
+    /// The agency whose brand the report wears instead of Sitelens' (see
+    /// [`crate::whitelabel::report_branded`]); absent on an unbranded report. Filled by the server
+    /// from the agency's current settings when the report is read, never stored with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub branding: Option<crate::whitelabel::Branding>,
 }
 
 /// The professional report's extra analyses (docs/PRODUCT.md §1.4), typed in
@@ -790,6 +796,10 @@ pub struct ShareInputs {
     pub overall_score: u32,
     /// The report id.
     pub report_id: String,
+    /// The agency a branded report is shared under: the share text names it, not Sitelens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub brand_name: Option<String>,
 }
 
 /// Share targets built from [`ShareInputs`].

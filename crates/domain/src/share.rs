@@ -40,8 +40,12 @@ fn shared_url(inputs: &ShareInputs) -> String {
 /// Builds the share text (the score out of 100) and every share target.
 pub fn share_links(inputs: &ShareInputs) -> ShareLinks {
     let score = inputs.overall_score.min(100);
+    let by = match inputs.brand_name.as_deref().map(str::trim) {
+        Some(name) if !name.is_empty() => format!("a website analysis by {name}"),
+        _ => "a Sitelens website analysis".to_owned(),
+    };
     let text = format!(
-        "{} scored {score}/100 in a Sitelens website analysis. See the full report:",
+        "{} scored {score}/100 in {by}. See the full report:",
         inputs.website_url
     );
     let url = shared_url(inputs);

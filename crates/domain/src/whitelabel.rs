@@ -45,6 +45,15 @@ pub const LOGO_MAX_BYTES: usize = 1024 * 1024;
 /// The image types a logo may be uploaded as.
 pub const LOGO_TYPES: [&str; 3] = ["image/png", "image/jpeg", "image/webp"];
 
+/// The widest and tallest a logo is decoded at: a larger one is refused before its pixels are
+/// allocated (a small file can declare a huge image, a "decompression bomb").
+pub const LOGO_DECODE_MAX_SIDE: u32 = 4096;
+/// The box a stored logo fits in, in pixels: a larger upload is scaled down, keeping its aspect
+/// ratio, to fit within it (a report's header and cover show it at most this big).
+pub const LOGO_MAX_WIDTH: u32 = 600;
+/// See [`LOGO_MAX_WIDTH`].
+pub const LOGO_MAX_HEIGHT: u32 = 200;
+
 /// Refusal when an account that may not brand asks to save one.
 pub const NOT_ENTITLED: &str =
     "White-label branding is part of the Agency and Enterprise plans and of Premium reports.";
@@ -52,6 +61,101 @@ pub const NOT_ENTITLED: &str =
 pub const LOGO_TYPE_MESSAGE: &str = "The logo must be a PNG, JPEG or WebP image.";
 /// Refusal of a logo over [`LOGO_MAX_BYTES`].
 pub const LOGO_SIZE_MESSAGE: &str = "The logo must be at most 1 MB.";
+
+/// Refusal of a logo wider or taller than [`LOGO_DECODE_MAX_SIDE`].
+pub const LOGO_DIMENSIONS_MESSAGE: &str = "The logo must be at most 4096 × 4096 pixels.";
+
+/// Checks what an upload says about itself before a byte of it is decoded: its declared media
+/// type (`Content-Type`, or a browser's `File.type`; parameters and case ignored) must be one of
+/// [`LOGO_TYPES`] and its size at most [`LOGO_MAX_BYTES`]; otherwise the message to show. The
+/// server decodes the bytes afterwards, whatever they claim to be.
+pub fn check_logo_upload(media_type: &str, size: usize) -> Result<(), &'static str> {
+    let essence = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if !LOGO_TYPES.contains(&essence.as_str()) {
+        return Err(LOGO_TYPE_MESSAGE);
+    }
+    if size > LOGO_MAX_BYTES {
+        return Err(LOGO_SIZE_MESSAGE);
+    }
+    Ok(())
+}
+
+/// The settings page's view: whether the account's plan includes white-label, whether it may
+/// save a brand (the plan, or a paid Premium report it owns), and the brand it saved, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct WhiteLabelSettings {
+    /// [`account_white_label`]: every report of the account wears the brand.
+    pub account_white_label: bool,
+    /// [`may_brand`]: the settings may be saved.
+    pub may_brand: bool,
+    /// The saved brand.
+    pub branding: Option<Branding>,
+}
+
+/// A font of the settings' picker: its CSS value and the name shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FontChoice {
+    /// The CSS `font-family` value that is stored.
+    pub value: String,
+    /// The name shown in the picker.
+    pub label: String,
+}
+
+/// The rules of the branding settings as the settings page states and applies them before it
+/// sends anything (the server applies the same ones).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandingRules {
+    /// [`FONTS`], the default first.
+    pub fonts: Vec<FontChoice>,
+    /// [`DEFAULT_PRIMARY`].
+    pub default_primary: String,
+    /// [`DEFAULT_SECONDARY`].
+    pub default_secondary: String,
+    /// [`DEFAULT_FONT`].
+    pub default_font: String,
+    /// [`COMPANY_NAME_MAX`].
+    pub company_name_max: u32,
+    /// [`LOGO_MAX_BYTES`].
+    pub logo_max_bytes: u32,
+    /// [`LOGO_TYPES`], for the file picker's `accept`.
+    pub logo_types: Vec<String>,
+    /// [`LOGO_MAX_WIDTH`].
+    pub logo_max_width: u32,
+    /// [`LOGO_MAX_HEIGHT`].
+    pub logo_max_height: u32,
+    /// [`NOT_ENTITLED`]: who may brand.
+    pub not_entitled_message: String,
+}
+
+/// The settings' rules ([`BrandingRules`]).
+pub fn branding_rules() -> BrandingRules {
+    BrandingRules {
+        fonts: FONTS
+            .iter()
+            .map(|(value, label)| FontChoice {
+                value: (*value).to_owned(),
+                label: (*label).to_owned(),
+            })
+            .collect(),
+        default_primary: DEFAULT_PRIMARY.to_owned(),
+        default_secondary: DEFAULT_SECONDARY.to_owned(),
+        default_font: DEFAULT_FONT.to_owned(),
+        company_name_max: COMPANY_NAME_MAX as u32,
+        logo_max_bytes: LOGO_MAX_BYTES as u32,
+        logo_types: LOGO_TYPES.iter().map(|t| (*t).to_owned()).collect(),
+        logo_max_width: LOGO_MAX_WIDTH,
+        logo_max_height: LOGO_MAX_HEIGHT,
+        not_entitled_message: NOT_ENTITLED.to_owned(),
+    }
+}
 
 /// What an agency types into the branding settings (the logo is uploaded on its own).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -81,6 +185,7 @@ pub struct BrandingInput {
 
 /// A brand as its reports, pages and settings show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Branding {
     /// The agency's name.
@@ -117,6 +222,32 @@ impl Branding {
             .filter_map(|p| p.as_deref())
             .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+}
+
+/// The text colour to set on `color` (`#RRGGBB`): white or near-black, whichever contrasts more
+/// (WCAG 2 relative luminance), so that a light brand colour still carries legible buttons.
+pub fn foreground_for(color: &str) -> &'static str {
+    const DARK: &str = "#0F172A";
+    const LIGHT: &str = "#FFFFFF";
+    if !is_hex_color(color) {
+        return LIGHT;
+    }
+    let channel = |i: usize| {
+        let c = f64::from(u8::from_str_radix(&color[i..i + 2], 16).unwrap_or(0)) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    // Contrast with white is 1.05 / (l + 0.05); with #0F172A (luminance 0.0086) it is
+    // (l + 0.05) / 0.0586.
+    if 1.05 / (l + 0.05) >= (l + 0.05) / 0.0586 {
+        LIGHT
+    } else {
+        DARK
     }
 }
 
@@ -314,6 +445,16 @@ mod tests {
     }
 
     #[test]
+    fn text_on_a_brand_colour_stays_legible() {
+        assert_eq!(foreground_for(DEFAULT_PRIMARY), "#FFFFFF");
+        assert_eq!(foreground_for("#0D6EFD"), "#FFFFFF");
+        assert_eq!(foreground_for("#FDE047"), "#0F172A");
+        assert_eq!(foreground_for("#FFFFFF"), "#0F172A");
+        assert_eq!(foreground_for("#000000"), "#FFFFFF");
+        assert_eq!(foreground_for("not a colour"), "#FFFFFF");
+    }
+
+    #[test]
     fn who_may_brand_and_which_reports_wear_it() {
         assert!(account_white_label("agency", false));
         assert!(account_white_label("enterprise", false));
@@ -351,6 +492,32 @@ mod tests {
         assert_eq!(watermark(&premium, Some("Studio Grace")), None);
         assert_eq!(watermark(&premium, None), None);
         assert!(!pdf_footer(&premium, None).contains('·'));
+    }
+
+    #[test]
+    fn an_upload_is_checked_by_its_declared_type_then_its_size() {
+        assert_eq!(check_logo_upload("image/png", LOGO_MAX_BYTES), Ok(()));
+        assert_eq!(check_logo_upload("Image/JPEG; q=1", 10), Ok(()));
+        assert_eq!(check_logo_upload("image/webp", 1), Ok(()));
+        assert_eq!(check_logo_upload("image/gif", 10), Err(LOGO_TYPE_MESSAGE));
+        assert_eq!(
+            check_logo_upload("image/svg+xml", 10),
+            Err(LOGO_TYPE_MESSAGE)
+        );
+        assert_eq!(check_logo_upload("", 10), Err(LOGO_TYPE_MESSAGE));
+        assert_eq!(
+            check_logo_upload("image/png", LOGO_MAX_BYTES + 1),
+            Err(LOGO_SIZE_MESSAGE)
+        );
+    }
+
+    #[test]
+    fn the_rules_list_every_font_with_the_default_first() {
+        let rules = branding_rules();
+        assert_eq!(rules.fonts.len(), FONTS.len());
+        assert_eq!(rules.fonts[0].value, DEFAULT_FONT);
+        assert_eq!(rules.fonts[0].value, rules.default_font);
+        assert_eq!(rules.logo_types, LOGO_TYPES);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::routes::{
     accounts, admin, admin_affiliates, admin_jobs, admin_messages, admin_overview, admin_purchases,
     admin_users, affiliates, analyses, api_keys, api_v1, billing, callback_secret, contact,
     custom_domains, dashboard, demo, files, health, oidc, pages, progress, reports, results, stats,
-    teams, trial, webhooks,
+    teams, trial, webhooks, whitelabel,
 };
 use crate::state::AppState;
 
@@ -60,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .merge(admin_purchases::router())
         .merge(affiliates::router())
         .merge(admin_affiliates::router())
+        .merge(whitelabel::router())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             API_TIMEOUT,

@@ -12,6 +12,7 @@ use axum::http::header::RETRY_AFTER;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use domain::api::{ApiErrorBody, ApiErrorCode, ApiErrorDetail};
+use domain::forms::{FieldError, FieldErrorsResponse};
 use domain::report::ErrorResponse;
 use store::StoreError;
 
@@ -25,6 +26,7 @@ use crate::services::contact::ContactError;
 use crate::services::custom_domains::CustomDomainError;
 use crate::services::mail::MailError;
 use crate::services::reports::ReportError;
+use crate::services::whitelabel::WhiteLabelError;
 
 /// An error answered to a client.
 #[derive(Debug, thiserror::Error)]
@@ -50,15 +52,19 @@ pub enum AppError {
     /// 409: the request conflicts with stored data.
     #[error("{0}")]
     Conflict(String),
-    /// 413: the body is too large.
-    #[error("the request body is too large")]
-    PayloadTooLarge,
+    /// 413: the body is too large; the text says what the limit is, where there is one to name.
+    #[error("{0}")]
+    PayloadTooLarge(String),
     /// 415: not JSON.
     #[error("{0}")]
     UnsupportedMediaType(String),
     /// 422: well-formed but fails validation.
     #[error("{0}")]
     Unprocessable(String),
+    /// 422: a form with failing fields: the error body with every field's message
+    /// (`domain::forms::FieldErrorsResponse`), so the form shows each under its field.
+    #[error("{}", .0.first().map(|e| e.message.as_str()).unwrap_or("invalid form"))]
+    InvalidFields(Vec<FieldError>),
     /// 429: an allowance is used up; `Retry-After` says in how many seconds to try again
     /// (RFC 6585 §4).
     #[error("{message}")]
@@ -103,9 +109,9 @@ impl AppError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Unprocessable(_) | Self::InvalidFields(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
             Self::Unavailable(_) | Self::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -117,6 +123,17 @@ impl AppError {
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
+        if let Self::InvalidFields(fields) = self {
+            let body = FieldErrorsResponse {
+                success: false,
+                error: fields
+                    .first()
+                    .map(|f| f.message.clone())
+                    .unwrap_or_default(),
+                fields,
+            };
+            return (status, Json(body)).into_response();
+        }
         let message = match &self {
             Self::Internal(e) => {
                 tracing::error!(error = %Chain(e.as_ref()), "internal error");
@@ -275,6 +292,25 @@ impl From<ContactError> for AppError {
     }
 }
 
+impl From<WhiteLabelError> for AppError {
+    fn from(e: WhiteLabelError) -> Self {
+        match e {
+            WhiteLabelError::NotEntitled => Self::Forbidden(e.to_string()),
+            WhiteLabelError::Invalid(fields) => Self::InvalidFields(fields),
+            WhiteLabelError::LogoType => Self::UnsupportedMediaType(e.to_string()),
+            WhiteLabelError::LogoTooLarge => Self::PayloadTooLarge(e.to_string()),
+            WhiteLabelError::LogoUnreadable | WhiteLabelError::LogoDimensions => {
+                Self::Unprocessable(e.to_string())
+            }
+            WhiteLabelError::NoBranding => Self::Conflict(e.to_string()),
+            WhiteLabelError::LogoNotFound => Self::NotFound(e.to_string()),
+            WhiteLabelError::Store(e) => e.into(),
+            WhiteLabelError::Blob(e) => e.into(),
+            e @ WhiteLabelError::Encode(_) => Self::internal(e),
+        }
+    }
+}
+
 impl From<JsonRejection> for AppError {
     fn from(r: JsonRejection) -> Self {
         match r {
@@ -290,7 +326,7 @@ impl From<JsonRejection> for AppError {
                 clean(&e.body_text())
             )),
             JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Self::PayloadTooLarge
+                Self::PayloadTooLarge("the request body is too large".to_owned())
             }
             other => Self::BadRequest(format!(
                 "the body could not be read: {}",
@@ -405,13 +441,15 @@ impl From<AppError> for V1Error {
     fn from(e: AppError) -> Self {
         let status = e.status();
         let code = match &e {
-            AppError::BadRequest(_) | AppError::Unprocessable(_) => ApiErrorCode::InvalidRequest,
+            AppError::BadRequest(_) | AppError::Unprocessable(_) | AppError::InvalidFields(_) => {
+                ApiErrorCode::InvalidRequest
+            }
             AppError::Unauthorized(_) | AppError::Forbidden(_) => ApiErrorCode::Unauthorized,
             AppError::PaymentRequired(_) => ApiErrorCode::InsufficientCredits,
             AppError::NotFound(_) => ApiErrorCode::NotFound,
             AppError::MethodNotAllowed => ApiErrorCode::MethodNotAllowed,
             AppError::Conflict(_) => ApiErrorCode::InvalidRequest,
-            AppError::PayloadTooLarge => ApiErrorCode::PayloadTooLarge,
+            AppError::PayloadTooLarge(_) => ApiErrorCode::PayloadTooLarge,
             AppError::UnsupportedMediaType(_) => ApiErrorCode::UnsupportedMediaType,
             AppError::TooManyRequests { .. } => ApiErrorCode::RateLimited,
             AppError::BadGateway { .. }

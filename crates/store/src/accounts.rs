@@ -108,6 +108,26 @@ pub async fn save_branding(
         .ok_or(StoreError::NotFound)
 }
 
+/// A stored branding as reports and pages show it: empty contact fields are absent.
+pub fn branding_view(row: &whitelabel_branding::Model) -> domain::whitelabel::Branding {
+    let set = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    domain::whitelabel::Branding {
+        company_name: row.company_name.clone(),
+        logo_url: set(&row.logo_url),
+        primary_color: row.primary_color.clone(),
+        secondary_color: row.secondary_color.clone(),
+        font_family: row.font_family.clone(),
+        contact_email: set(&row.contact_email),
+        contact_phone: set(&row.contact_phone),
+        website_url: set(&row.website_url),
+    }
+}
+
 /// A user's branding, if they set one.
 pub async fn branding_for_user(
     db: &DatabaseConnection,

@@ -700,8 +700,12 @@ pub async fn complete_job(
     let job = Job::try_from(row)?;
     // A report is paid when its analysis was (docs/PRODUCT.md §6.3): that decides what its
     // readers see, whatever the report itself says.
+    let paid = job.charge.is_some();
+    let brand_owner = branded_by(&txn, &job, paid).await?;
     let result = NewResult {
-        paid: job.charge.is_some(),
+        paid,
+        is_white_labeled: brand_owner.is_some(),
+        whitelabel_user_id: brand_owner,
         ..result.clone()
     };
     let result_id = insert_result(&txn, job.website_id, &job.url, job.report_type, &result).await?;
@@ -713,6 +717,35 @@ pub async fn complete_job(
     increment(&txn, ANALYSES_COMPLETED).await?;
     txn.commit().await?;
     Ok(result_id)
+}
+
+/// The agency whose brand a finished job's report wears (docs/PRODUCT.md §9.2,
+/// [`domain::whitelabel::report_branded`]): whoever paid for it (the team owner, for a member),
+/// else whoever asked for it, when that account is white-label or the report is a paid Premium
+/// one. Which brand is shown is read with the report, so an agency's later changes reach it.
+async fn branded_by<C: ConnectionTrait>(
+    txn: &C,
+    job: &Job,
+    paid: bool,
+) -> StoreResult<Option<i64>> {
+    let Some(owner) = job
+        .charge
+        .as_ref()
+        .map(|c| c.paid_by)
+        .filter(|id| *id != 0)
+        .or(job.requester_user_id)
+    else {
+        return Ok(None);
+    };
+    let Some(user) = crate::entity::users::Entity::find_by_id(owner)
+        .one(txn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let white_label =
+        domain::whitelabel::account_white_label(&user.subscription_plan, user.has_white_label);
+    Ok(domain::whitelabel::report_branded(paid, job.report_type, white_label).then_some(owner))
 }
 
 /// Marks the job failed with an error message for the visitor and, for a paid analysis, gives

@@ -32,6 +32,7 @@ pub mod allowance;
 pub mod api_keys;
 pub mod audit;
 pub mod billing;
+pub mod branding;
 pub mod callbacks;
 mod clock;
 mod connect;

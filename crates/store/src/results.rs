@@ -271,6 +271,7 @@ pub fn report_from_row(row: analysis_results::Model) -> StoreResult<AnalysisRepo
             mobile: row.screenshot_mobile.as_deref().map(blob_url),
         },
         professional,
+        branding: None,
     })
 }
 
@@ -327,7 +328,15 @@ pub async fn insert_result<C: ConnectionTrait>(
 
 /// The report with this id, as the contract type.
 pub async fn get_report(db: &DatabaseConnection, id: Uuid) -> StoreResult<AnalysisReport> {
-    report_from_row(get_result(db, id).await?)
+    let row = get_result(db, id).await?;
+    let agency = row.whitelabel_user_id.filter(|_| row.is_white_labeled);
+    let mut report = report_from_row(row)?;
+    if let Some(agency) = agency {
+        report.branding = crate::accounts::branding_for_user(db, agency)
+            .await?
+            .map(|b| crate::accounts::branding_view(&b));
+    }
+    Ok(report)
 }
 
 /// What a page's head says about a report, read without its sections.

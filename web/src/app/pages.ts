@@ -26,6 +26,7 @@ export const pages = {
   apiStatus: () => import("../features/api-status/api-status-page"),
   admin: () => import("../features/admin/admin-page"),
   affiliates: () => import("../features/affiliates/affiliate-pages"),
+  whiteLabel: () => import("../features/white-label/white-label-page"),
 };
 
 const byFirstSegment: Record<string, () => Promise<unknown>> = {
@@ -54,7 +55,7 @@ const byFirstSegment: Record<string, () => Promise<unknown>> = {
   "enterprise-contact": pages.salesContact,
   "agency-contact": pages.salesContact,
   enterprise: pages.serverPage,
-  "white-label": pages.serverPage,
+  "white-label": pages.whiteLabel,
   "test-analysis": pages.serverPage,
   resources: pages.serverPage,
   accounts: pages.accounts,

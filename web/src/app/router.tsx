@@ -25,7 +25,6 @@ export const contentRoutes = [
   "/resources/tutorials",
   "/affiliates",
   "/enterprise",
-  "/white-label",
   "/test-analysis",
 ];
 
@@ -62,6 +61,8 @@ export const routes: RouteObject[] = [
           page("/sign-in", pages.auth, "SignInRedirectPage"),
           page("/sign-up", pages.auth, "SignUpRedirectPage"),
           ...contentRoutes.map((path) => page(path, pages.serverPage, "ServerPage")),
+          // A content page with the branding settings of the signed-in account.
+          page("/white-label", pages.whiteLabel, "WhiteLabelPage"),
           page("/api-docs", pages.apiDocs, "ApiDocsPage"),
           page("/api-status", pages.apiStatus, "ApiStatusPage"),
           page("/resources/tools", pages.tools, "ToolsPage"),

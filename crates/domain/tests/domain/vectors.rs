@@ -12,7 +12,7 @@ use domain::credits::Credits;
 use domain::report::ReportType;
 use domain::{
     accounts, advice, affiliates, checkout, commerce, constants, contact, forms, performance,
-    robots, score, share, site_url, snippet,
+    robots, score, share, site_url, snippet, whitelabel,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -186,6 +186,14 @@ fn call(name: &str, a: &[Value]) -> Outcome {
         "checkTrialStart" => ok(accounts::check_trial_start(arg(a, 0)?).err()),
         "trialStartedMessage" => ok(accounts::TRIAL_STARTED_MESSAGE),
         "rolePermissions" => ok(arg::<accounts::TeamRole>(a, 0)?.permissions()),
+        "validateBranding" => ok(whitelabel::validate_branding(&arg(a, 0)?)
+            .err()
+            .unwrap_or_default()),
+        "brandingRules" => ok(whitelabel::branding_rules()),
+        "brandContactLine" => ok(arg::<whitelabel::Branding>(a, 0)?.contact_line()),
+        "checkLogoUpload" => {
+            ok(whitelabel::check_logo_upload(&arg::<String>(a, 0)?, arg(a, 1)?).err())
+        }
         other => Err(format!("no such export: {other}")),
     }
 }

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use server::services::billing::webhook::sign;
+use server::services::signature::sign;
 
 /// Delivers the completion of `checkout`, paid `amount_cents` (its payment intent
 /// `pi_{checkout}`), to `base`'s webhook, signed with `secret` now; returns when it was sent,

@@ -200,7 +200,8 @@ pub async fn route_by_host(State(state): State<AppState>, req: Request, next: Ne
         Reach::DownloadForm => {
             let (parts, body) = req.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
-                return AppError::PayloadTooLarge.into_response();
+                return AppError::PayloadTooLarge("the request body is too large".to_owned())
+                    .into_response();
             };
             let report_id = serde_json::from_slice::<serde_json::Value>(&bytes)
                 .ok()

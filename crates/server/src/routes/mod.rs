@@ -34,6 +34,7 @@ pub mod status;
 pub mod teams;
 pub mod trial;
 pub mod webhooks;
+pub mod whitelabel;
 
 use uuid::Uuid;
 

@@ -20,13 +20,15 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/results/{id}", get(get_result))
 }
 
-/// The report as JSON; a result never changes, so its serialised body is cached.
+/// The report as JSON; a result never changes, so its serialised body is cached — unless it
+/// wears an agency's brand, which its agency may change at any time.
 async fn get_result(State(state): State<AppState>, Path(raw): Path<String>) -> AppResult<Response> {
     let id = parse_id(&raw, "analysis")?;
     let body = match state.results.get(&id) {
         Some(body) => body,
         None => {
             let report = find_report(&state.db, id).await?;
+            let branded = report.branding.is_some();
             let json = serde_json::to_vec(&ResultResponse {
                 public_url: None,
                 success: true,
@@ -34,7 +36,9 @@ async fn get_result(State(state): State<AppState>, Path(raw): Path<String>) -> A
             })
             .map_err(AppError::internal)?;
             let body = Bytes::from(json);
-            state.results.put(id, body.clone());
+            if !branded {
+                state.results.put(id, body.clone());
+            }
             body
         }
     };

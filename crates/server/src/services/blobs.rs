@@ -217,6 +217,16 @@ impl Blobs {
         got.bytes().await.map_err(|e| self.error(key, e))
     }
 
+    /// Deletes the blob `key` (a replaced logo); [`BlobError::NotFound`] when the store says there
+    /// is none (a bucket says nothing).
+    pub async fn delete(&self, key: &str) -> Result<(), BlobError> {
+        let path = blob_path(key)?;
+        self.store
+            .delete(&path)
+            .await
+            .map_err(|e| self.error(key, e))
+    }
+
     /// Starts reading the blob `key`.
     async fn get(&self, key: &str) -> Result<object_store::GetResult, BlobError> {
         let path = blob_path(key)?;

@@ -36,8 +36,8 @@ use tokio::sync::{broadcast, watch};
 use crate::chain::Chain;
 use crate::services::accounts::AccountError;
 use crate::services::analyses::{SubmitError, payer_of};
-use crate::services::billing::webhook::sign;
 use crate::services::hub::Hub;
+use crate::services::signature::sign;
 
 /// How long a claimed attempt holds its delivery: longer than an attempt can take, so only a
 /// process that died mid-attempt lets another make it again.

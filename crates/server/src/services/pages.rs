@@ -176,10 +176,11 @@ impl WebApp {
                 sample: false,
             };
             let body = report_page::render(&report, view);
-            return Some(Page {
-                found,
-                html: self.report_shell(index, &body, &head, &canonical),
-            });
+            let html = match &report.branding {
+                Some(brand) => branded_shell(index, brand, &body, &head, &canonical),
+                None => self.report_shell(index, &body, &head, &canonical),
+            };
+            return Some(Page { found, html });
         }
         let is_home = matches!(path.trim_end_matches('/'), "" | "/home");
         let template = match (&self.home, is_home) {
@@ -506,10 +507,75 @@ async fn find_report(db: &DatabaseConnection, id: &str) -> Option<AnalysisReport
     crate::services::reports::find_report(db, id).await.ok()
 }
 
-/// Fills the results page's head with the report's scores.
+/// A branded report's page: the bare app with the agency's frame around the report's first
+/// screen (`report_page::branded_frame`) instead of Sitelens' header and footer, and a head that
+/// names the agency; the app keeps the frame (`BrandedFrame`) when it takes over.
+fn branded_shell(
+    index: &str,
+    brand: &domain::whitelabel::Branding,
+    body: &str,
+    head: &Head,
+    canonical: &str,
+) -> String {
+    let main = format!("<div data-server-report=\"\">{body}</div>");
+    let html = index.replacen(
+        "<div id=\"root\"></div>",
+        &format!(
+            "<div id=\"root\">{}</div>{}",
+            report_page::branded_frame(brand, &main),
+            report_page::brand_script(brand)
+        ),
+        1,
+    );
+    let mut html = render(&html, head, canonical).replacen(
+        "<meta property=\"og:site_name\" content=\"Sitelens\" />",
+        &format!(
+            "<meta property=\"og:site_name\" content=\"{}\" />",
+            escape(&brand.company_name)
+        ),
+        1,
+    );
+    // Nothing of Sitelens: the theme colour and icon are the agency's (its logo, or none), and
+    // the no-script line names nobody.
+    let icon = brand.logo_url.as_deref().map_or(String::new(), |logo| {
+        format!(
+            "<link rel=\"icon\" type=\"image/png\" href=\"{}\" />",
+            escape(logo)
+        )
+    });
+    for (from, to) in [
+        (
+            "<link rel=\"icon\" type=\"image/svg+xml\" href=\"/favicon.svg\" />".to_owned(),
+            icon,
+        ),
+        (
+            "<meta name=\"theme-color\" content=\"#4f46e5\" />".to_owned(),
+            format!(
+                "<meta name=\"theme-color\" content=\"{}\" />",
+                escape(&brand.primary_color)
+            ),
+        ),
+    ] {
+        html = html.replacen(&from, &to, 1);
+    }
+    if let (Some(a), Some(b)) = (html.find("<noscript>"), html.find("</noscript>")) {
+        html.replace_range(
+            a..b,
+            "<noscript>This report's interactive parts need JavaScript.",
+        );
+    }
+    html
+}
+
+/// Fills the results page's head with the report's scores, under the agency's name when the
+/// report wears its brand.
 fn results_head(report: &AnalysisReport, head: &mut Head) {
     let (url, scores) = (&report.url, report.scores);
-    head.title = format!("{url} scored {}/100 | Sitelens", scores.overall);
+    let by = report
+        .branding
+        .as_ref()
+        .map_or("Sitelens", |b| b.company_name.as_str());
+    head.title = format!("{url} scored {}/100 | {by}", scores.overall);
     head.description = format!(
         "Website analysis of {url}: overall {}/100, SEO {}/100, performance {}/100.",
         scores.overall, scores.seo, scores.performance

@@ -8,6 +8,7 @@
 
 use domain::report::{AnalysisReport, Finding, FindingType, SectionGroup, SectionStatus};
 use domain::score::{Band, badge_band, ring_band};
+use domain::whitelabel::Branding;
 
 use crate::services::pages::escape;
 
@@ -176,10 +177,16 @@ pub fn render(report: &AnalysisReport, view: View) -> String {
         ));
     }
     html.push_str(&format!(
-        "<button type=\"button\" class=\"{BUTTON} {BUTTON_OUTLINE}\">{ICON}Copy Report Link</button>\
-         <a class=\"{BUTTON} {BUTTON_OUTLINE}\" href=\"/\">{ICON} New Analysis</a>"
+        "<button type=\"button\" class=\"{BUTTON} {BUTTON_OUTLINE}\">{ICON}Copy Report Link</button>"
     ));
-    if !view.paid {
+    // A branded report leads nowhere of Sitelens': no new analysis here, no upgrade.
+    let branded = report.branding.is_some();
+    if !branded {
+        html.push_str(&format!(
+            "<a class=\"{BUTTON} {BUTTON_OUTLINE}\" href=\"/\">{ICON} New Analysis</a>"
+        ));
+    }
+    if !view.paid && !branded {
         html.push_str(&format!(
             "<a class=\"{BUTTON} {BUTTON_SECONDARY}\" href=\"{}\">Advanced Analysis {ICON}</a>",
             escape(&domain::commerce::package_checkout_path("credit-1"))
@@ -231,6 +238,72 @@ pub fn render(report: &AnalysisReport, view: View) -> String {
     html
 }
 
+/// The frame of a branded report's page, in place of Sitelens' header and footer: the agency's
+/// logo or name, its colours (the primary colour with a legible text colour, so the app's
+/// primary buttons wear it) and font, and a footer with its contact details. It is the markup of
+/// the web app's `BrandedFrame` (`web/src/features/results/branded-frame.tsx`), with `main` in
+/// the middle.
+pub fn branded_frame(brand: &Branding, main: &str) -> String {
+    let name = escape(&brand.company_name);
+    let style = format!(
+        "--primary:{};--primary-foreground:{};--ring:{};font-family:{}",
+        css_value(&brand.primary_color),
+        domain::whitelabel::foreground_for(&brand.primary_color),
+        css_value(&brand.primary_color),
+        css_value(&brand.font_family)
+    );
+    let mark = match &brand.logo_url {
+        Some(logo) => format!(
+            "<img src=\"{}\" alt=\"{name}\" class=\"h-10 w-auto max-w-48 object-contain\" />",
+            escape(logo)
+        ),
+        None => format!("<span class=\"text-xl font-bold text-primary\">{name}</span>"),
+    };
+    let mut contact = Vec::new();
+    if let Some(email) = &brand.contact_email {
+        let email = escape(email);
+        contact.push(format!(
+            "<a class=\"underline underline-offset-4\" href=\"mailto:{email}\">{email}</a>"
+        ));
+    }
+    if let Some(phone) = &brand.contact_phone {
+        contact.push(format!("<span>{}</span>", escape(phone)));
+    }
+    if let Some(site) = &brand.website_url {
+        let site = escape(site);
+        contact.push(format!(
+            "<a class=\"underline underline-offset-4\" href=\"{site}\" rel=\"noopener\">{site}</a>"
+        ));
+    }
+    format!(
+        "<div data-brand-frame=\"\" class=\"flex min-h-dvh flex-col\" style=\"{}\">\
+         <header class=\"border-b border-border bg-card\"><div class=\"mx-auto flex max-w-7xl items-center gap-3 px-4 py-4 sm:px-6\">{mark}</div></header>\
+         <main id=\"main\" class=\"flex-1\">{main}</main>\
+         <footer class=\"border-t border-border\"><div class=\"mx-auto flex max-w-7xl flex-wrap gap-x-4 gap-y-1 px-4 py-6 text-sm text-muted-foreground sm:px-6\">\
+         <span>Report prepared by {name}</span>{}</div></footer></div>",
+        escape(&style),
+        contact.join("")
+    )
+}
+
+/// The brand as JSON for the app to start from (`web/src/lib/brand.ts`), outside the app's root
+/// so that it is still there when the app mounts.
+pub fn brand_script(brand: &Branding) -> String {
+    // `<` never appears raw inside the script, so no text can close it.
+    let data = serde_json::to_string(brand)
+        .unwrap_or_default()
+        .replace('<', "\\u003c");
+    format!("<script type=\"application/json\" id=\"server-brand\">{data}</script>")
+}
+
+/// A CSS value from settings the server validated: anything that could end the declaration or
+/// the attribute is dropped all the same.
+fn css_value(v: &str) -> String {
+    v.chars()
+        .filter(|c| !matches!(c, ';' | '"' | '<' | '>' | '{' | '}' | '\\'))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,7 +334,47 @@ mod tests {
             },
         );
         assert!(unpaid.contains("Download Report</button>"));
+        assert!(unpaid.contains("New Analysis"));
         assert!(unpaid.contains("href=\"/stripe-checkout?package=credit-1\""));
         assert!(!unpaid.contains("Sample report."));
+    }
+
+    #[test]
+    fn a_branded_report_wears_the_agency_and_leads_nowhere_of_ours() {
+        let mut report = crate::services::demo::report().expect("sample");
+        report.branding = Some(Branding {
+            company_name: "Studio \"Grace\" & Co".into(),
+            logo_url: None,
+            primary_color: "#FDE047".into(),
+            secondary_color: "#10B981".into(),
+            font_family: "Georgia, 'Times New Roman', serif".into(),
+            contact_email: Some("hello@grace.example".into()),
+            contact_phone: None,
+            website_url: Some("https://grace.example/".into()),
+        });
+        let body = render(
+            &report,
+            View {
+                paid: false,
+                sample: false,
+            },
+        );
+        assert!(!body.contains("New Analysis") && !body.contains("Advanced Analysis"));
+        assert!(!body.contains("/stripe-checkout"));
+        let page = branded_frame(report.branding.as_ref().expect("set"), &body);
+        assert!(page.contains("Studio &quot;Grace&quot; &amp; Co"));
+        assert!(page.contains("--primary:#FDE047;--primary-foreground:#0F172A"));
+        assert!(page.contains("font-family:Georgia, 'Times New Roman', serif\""));
+        assert!(page.contains("href=\"mailto:hello@grace.example\""));
+        assert!(page.contains("Report prepared by"));
+        assert!(!page.contains("Sitelens"));
+        let script = brand_script(report.branding.as_ref().expect("set"));
+        let json = script
+            .split("id=\"server-brand\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</script>").next())
+            .expect("the brand as JSON");
+        let back: Branding = serde_json::from_str(json).expect("parses");
+        assert_eq!(Some(back), report.branding);
     }
 }

@@ -8,6 +8,7 @@ mod admin;
 mod affiliates;
 mod allowance;
 mod api_keys;
+mod branding;
 mod callbacks;
 mod credits;
 mod custom_domains;

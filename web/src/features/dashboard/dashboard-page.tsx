@@ -53,6 +53,9 @@ export function DashboardPage() {
           <Button asChild variant="outline">
             <Link to="/accounts/settings">Account Settings</Link>
           </Button>
+          <Button asChild variant="outline">
+            <Link to="/white-label">White-label</Link>
+          </Button>
           <Button asChild>
             <Link to="/">Analyze a Website</Link>
           </Button>

@@ -10,8 +10,11 @@ import { Spinner } from "../../components/ui/spinner";
 import { toast } from "../../lib/toast";
 import { useDownloadBasicReport } from "./api/download-report";
 
-/** The Download Report dialog of a free report: validated by the domain rules, then a PDF download. */
-export function DownloadDialog({ reportId }: { reportId: string }) {
+/**
+ * The Download Report dialog of a free report: validated by the domain rules, then a PDF download.
+ * On a branded report the consent names the agency.
+ */
+export function DownloadDialog({ reportId, brandName }: { reportId: string; brandName?: string }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<DownloadRequest>({ reportId, email: "", firstName: "", lastName: "", agreeToEmails: false });
@@ -83,7 +86,7 @@ export function DownloadDialog({ reportId }: { reportId: string }) {
                 aria-describedby={err("agreeToEmails") ? `${id}-agree-error` : undefined}
               />
               <Label htmlFor={`${id}-agree`} className="font-normal leading-snug">
-                I agree to receive emails about my report and website tips from Sitelens.
+                I agree to receive emails about my report and website tips from {brandName ?? "Sitelens"}.
               </Label>
             </div>
             <FieldError id={`${id}-agree-error`}>{err("agreeToEmails")}</FieldError>

@@ -6,9 +6,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { Label } from "../../components/ui/label";
 import { Input, Textarea } from "../../components/ui/input";
+import { useBrand } from "../../lib/brand";
 
 /** Blurred content with the 'Pro Feature' badge and 'Upgrade to Pro to view' for free reports. */
 function ProLock({ children }: { children: ReactNode }) {
+  const brand = useBrand();
   return (
     <div className="relative overflow-hidden rounded-xl border border-border">
       <div aria-hidden="true" className="pointer-events-none select-none p-4 blur-sm" inert>
@@ -19,7 +21,7 @@ function ProLock({ children }: { children: ReactNode }) {
           <Sparkles className="size-3" aria-hidden="true" /> Pro Feature
         </Badge>
         <p className="flex items-center gap-1.5 text-sm font-semibold">
-          <Lock className="size-4" aria-hidden="true" /> Upgrade to Pro to view
+          <Lock className="size-4" aria-hidden="true" /> {brand ? "Part of the professional report" : "Upgrade to Pro to view"}
         </p>
       </div>
     </div>
@@ -27,10 +29,11 @@ function ProLock({ children }: { children: ReactNode }) {
 }
 
 function UpgradePrompt({ what }: { what: string }) {
+  const brand = useBrand();
   return (
     <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-border p-6 text-center">
       <Badge variant="pro">Pro Feature</Badge>
-      <p className="font-semibold">Upgrade to Pro to view {what}</p>
+      <p className="font-semibold">{brand ? `The professional report includes ${what}` : `Upgrade to Pro to view ${what}`}</p>
       <p className="max-w-md text-sm text-muted-foreground">The professional report includes AI suggestions you can paste straight into your site.</p>
     </div>
   );

@@ -7,6 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/ta
 import { ScoreRing } from "./score-visuals";
 import { ScreenshotImage } from "./screenshot-image";
 import { cn } from "../../lib/cn";
+import { useBrand } from "../../lib/brand";
 
 const kb = (bytes: number) => `${(bytes / 1024).toLocaleString("en-US", { maximumFractionDigits: 1 })} KB`;
 const mb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : kb(bytes));
@@ -113,6 +114,7 @@ function validDiagnostic(d: Diagnostic) {
 const diagBadge = { error: "red", warning: "yellow", info: "outline" } as const;
 
 function Diagnostics({ diagnostics, paid }: { diagnostics: Diagnostic[]; paid: boolean }) {
+  const brand = useBrand();
   if (diagnostics.length === 0) return <p className="text-muted-foreground">No diagnostics data available</p>;
   const valid = diagnostics.filter(validDiagnostic);
   if (valid.length === 0) return <p className="text-muted-foreground">No valid diagnostics found</p>;
@@ -147,7 +149,7 @@ function Diagnostics({ diagnostics, paid }: { diagnostics: Diagnostic[]; paid: b
               )}
             </dl>
             {locked ? (
-              <p className="mt-3 rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground">The step-by-step fix is part of the professional report. Upgrade to Pro to view.</p>
+              <p className="mt-3 rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground">The step-by-step fix is part of the professional report.{brand ? "" : " Upgrade to Pro to view."}</p>
             ) : (
               d.solution && <p className="mt-3 rounded-lg bg-muted px-3 py-2 text-sm"><span className="font-semibold">How to fix: </span>{d.solution}</p>
             )}

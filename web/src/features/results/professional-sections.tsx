@@ -10,6 +10,7 @@ import type {
   RobotsAnalysis,
   SitemapAnalysis,
 } from "../../lib/domain";
+import { linkGraphLabel } from "../../lib/domain";
 import { Badge } from "../../components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { ScoreBadge } from "./score-visuals";
@@ -86,7 +87,7 @@ function Backlinks({ authority, analysis }: { authority?: number; analysis: Back
         rows={analysis.topReferringDomains.map((d) => [d.domain, d.links, d.followedLinks])}
       />
       <p className="text-sm text-muted-foreground">
-        Evidence: {analysis.evidence.pagesInGraph} pages on {analysis.evidence.domainsInGraph} sites in the link graph ({analysis.provider}). {analysis.note}
+        Evidence: {analysis.evidence.pagesInGraph} pages on {analysis.evidence.domainsInGraph} sites in {linkGraphLabel(analysis.provider)}. {analysis.note}
       </p>
     </>
   );

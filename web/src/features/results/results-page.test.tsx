@@ -70,6 +70,16 @@ describe("ResultsPage entitlement", () => {
     expect(t).not.toContain(stored.performanceAnalysis.metaTagSuggestions!.title.suggested);
   });
 
+  it("shows a branded report under its agency, with nothing of ours to buy or start", () => {
+    const branding = { companyName: "Studio Grace", primaryColor: "#0D6EFD", secondaryColor: "#10B981", fontFamily: "Inter, sans-serif" };
+    const t = page("/results?id=branded-report", { ...free, id: "branded-report", branding });
+    expect(t).toContain("a website analysis by Studio Grace");
+    expect(t).toContain("Part of the professional report");
+    for (const ours of ["Sitelens", "Upgrade", "Get a Professional Report", "Advanced Analysis", "New Analysis"]) {
+      expect(t).not.toContain(ours);
+    }
+  });
+
   it("shows a paid report whole without any address parameter", () => {
     const t = page("/results?id=paid-report", paid);
     expect(t).toContain("In-depth site analysis");

@@ -13,6 +13,7 @@ import { PageMeta } from "../../components/seo/page-meta";
 import { copyText } from "../../lib/clipboard";
 import { toast } from "../../lib/toast";
 import { useSession } from "../../lib/session";
+import { ReportBrandContext, useBrandStore } from "../../lib/brand";
 import { config } from "../../lib/config";
 import { requestAnalysis, AnalyzeError } from "../../api/analyze";
 import { isNotFound, useResult, useResultPublicUrl } from "./api/get-result";
@@ -211,9 +212,13 @@ export function Report({ report, sample = false, publicUrl }: { report: Analysis
     }
   })();
   const premium = report.performanceAnalysis.premiumOptimizations;
-  const wpTip = showWordpressTip(s.performance, report.technicalAnalysis);
+  // A branded report (docs/PRODUCT.md §1.5) wears its agency's name and leads nowhere of ours:
+  // no new analysis, no upgrade, no recommendation or booking of Sitelens'.
+  const brand = report.branding ?? null;
+  const wpTip = !brand && showWordpressTip(s.performance, report.technicalAnalysis);
 
   return (
+    <ReportBrandContext.Provider value={brand}>
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-12">
       {sample ? (
         <p role="note" className="mb-6 rounded-xl border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950 dark:border-blue-900 dark:bg-blue-950/40 dark:text-blue-100">
@@ -222,7 +227,7 @@ export function Report({ report, sample = false, publicUrl }: { report: Analysis
       ) : (
         <PageMeta
           title={`Website Analysis Results for ${host}: SEO ${s.seo}/100, Performance ${s.performance}/100`}
-          description={`Sitelens report for ${report.url}: overall ${s.overall}/100, SEO ${s.seo}/100, design ${s.design}/100, technical ${s.technical}/100, performance ${s.performance}/100.`}
+          description={`${brand ? `${brand.companyName} report` : "Sitelens report"} for ${report.url}: overall ${s.overall}/100, SEO ${s.seo}/100, design ${s.design}/100, technical ${s.technical}/100, performance ${s.performance}/100.`}
           path={`/results/${report.id}`}
           canonical={publicUrl}
           noindex
@@ -255,13 +260,15 @@ export function Report({ report, sample = false, publicUrl }: { report: Analysis
             <Download aria-hidden="true" /> Download PDF Report
           </Button>
         ) : (
-          <DownloadDialog reportId={report.id} />
+          <DownloadDialog reportId={report.id} brandName={brand?.companyName} />
         )}
         <CopyLinkButton link={reportUrl} />
-        <Button asChild variant="outline">
-          <Link to="/"><Plus aria-hidden="true" /> New Analysis</Link>
-        </Button>
-        {!paid &&
+        {!brand && (
+          <Button asChild variant="outline">
+            <Link to="/"><Plus aria-hidden="true" /> New Analysis</Link>
+          </Button>
+        )}
+        {!paid && !brand &&
           (canBuyWithCredits ? (
             <ReportChooser url={report.url} balance={balance}>
               <Button variant="secondary">Advanced Analysis <ArrowRight aria-hidden="true" /></Button>
@@ -325,7 +332,7 @@ export function Report({ report, sample = false, publicUrl }: { report: Analysis
             <TabsContent value="action-plan" className="space-y-6">
               <h2 className="text-xl font-semibold">Action Plan</h2>
               <ActionPlan items={report.actionItems} />
-              {config.bookingUrl && (
+              {config.bookingUrl && !brand && (
                 <Card>
                   <CardHeader>
                     <CardTitle>Want help with this plan?</CardTitle>
@@ -345,11 +352,12 @@ export function Report({ report, sample = false, publicUrl }: { report: Analysis
           <ScreenshotViewer screenshots={report.screenshots} url={report.url} plan={session.plan} />
         </div>
         <aside className="space-y-6 lg:sticky lg:top-24 lg:self-start" aria-label="Share and upgrade">
-          <ShareWidget reportUrl={reportUrl} websiteUrl={report.url} overallScore={s.overall} reportId={report.id} />
-          {!paid && <UpgradeBox url={report.url} balance={canBuyWithCredits ? balance : null} />}
+          <ShareWidget reportUrl={reportUrl} websiteUrl={report.url} overallScore={s.overall} reportId={report.id} brandName={brand?.companyName} />
+          {!paid && !brand && <UpgradeBox url={report.url} balance={canBuyWithCredits ? balance : null} />}
         </aside>
       </div>
     </div>
+    </ReportBrandContext.Provider>
   );
 }
 
@@ -367,6 +375,14 @@ export function ResultsPage() {
   const serverReport = useServerReport();
   const keepServerReport = useKeepServerReport(serverReport, !q.isPending);
   const announced = useRef(false);
+  const setBrand = useBrandStore((st) => st.setBrand);
+
+  // The page wears the report's brand (the layout's frame) while it shows a branded report.
+  const branding = q.data?.branding;
+  useEffect(() => {
+    if (q.data) setBrand(branding ?? null);
+  }, [q.data, branding, setBrand]);
+  useEffect(() => () => setBrand(null), [setBrand]);
 
   useEffect(() => {
     if (paidParam && q.data?.paid && !announced.current) {

@@ -10,6 +10,7 @@ import { Label } from "../../components/ui/label";
 import { cn } from "../../lib/cn";
 import type { Session } from "../../lib/session";
 import { pathOf, useAnnotations } from "./annotation-store";
+import { useBrand } from "../../lib/brand";
 
 type View = "desktop" | "mobile";
 const lim = limits();
@@ -160,6 +161,7 @@ export function ScreenshotViewer({ screenshots, url, plan }: { screenshots: { de
   const [failed, setFailed] = useState<Record<View, boolean>>({ desktop: false, mobile: false });
   const src = screenshots[view];
   const canAnnotate = plan === "pro" || plan === "enterprise";
+  const brand = useBrand();
   if (!screenshots.desktop && !screenshots.mobile) return null;
   const alt = `${view === "desktop" ? "Desktop" : "Mobile"} screenshot of ${url}`;
   return (
@@ -199,9 +201,11 @@ export function ScreenshotViewer({ screenshots, url, plan }: { screenshots: { de
         ) : (
           <>
             <img src={src} alt={alt} onError={() => setFailed({ ...failed, [view]: true })} className={cn("w-full rounded-xl border border-border", view === "mobile" && "max-w-xs")} />
-            <p className="rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground">
-              Drawing and comments on screenshots come with the Pro and Enterprise plans. Upgrade to annotate and share marked-up screenshots with your team.
-            </p>
+            {!brand && (
+              <p className="rounded-lg bg-muted px-3 py-2 text-sm text-muted-foreground">
+                Drawing and comments on screenshots come with the Pro and Enterprise plans. Upgrade to annotate and share marked-up screenshots with your team.
+              </p>
+            )}
           </>
         )}
       </CardContent>

@@ -17,7 +17,14 @@ function FacebookIcon() {
   return <svg viewBox="0 0 24 24" className="size-4" fill="currentColor" aria-hidden="true"><path d="M13.5 22v-8h2.7l.4-3.2h-3.1V8.8c0-.9.3-1.5 1.6-1.5h1.7V4.4c-.3 0-1.3-.1-2.4-.1-2.4 0-4 1.4-4 4.1v2.4H7.7V14h2.7v8h3.1Z" /></svg>;
 }
 
-export type ShareWidgetProps = { reportUrl: string; websiteUrl: string; overallScore: number; reportId: string };
+export type ShareWidgetProps = {
+  reportUrl: string;
+  websiteUrl: string;
+  overallScore: number;
+  reportId: string;
+  /** The agency a branded report is shared under. */
+  brandName?: string;
+};
 
 /** The signed-in approved affiliate's referral code (`GET /api/affiliates/link`), so shared links earn for them. */
 function useAffiliateCode(): string | null {
@@ -40,10 +47,11 @@ function openShare(url: string) {
 }
 
 /** Share the report: Twitter, LinkedIn, Facebook, e-mail and copy; text and targets from the domain rules. */
-export function ShareWidget({ reportUrl, websiteUrl, overallScore, reportId }: ShareWidgetProps) {
+export function ShareWidget({ reportUrl, websiteUrl, overallScore, reportId, brandName }: ShareWidgetProps) {
   const affiliateCode = useAffiliateCode();
   if (!reportUrl || !websiteUrl) return null;
-  const links = shareLinks({ reportUrl, websiteUrl, overallScore, reportId, affiliateCode: affiliateCode ?? undefined });
+  // A branded report is shared under its agency's name, and without anyone's affiliate code.
+  const links = shareLinks({ reportUrl, websiteUrl, overallScore, reportId, brandName, affiliateCode: brandName ? undefined : (affiliateCode ?? undefined) });
   const copy = async () => {
     const ok = await copyText(links.url);
     if (ok) toast({ title: "Copied!", description: "The report link is on your clipboard.", variant: "success" });

@@ -1,25 +1,18 @@
 //! Stripe's webhook: the signature check and the events Sitelens acts on.
 //!
-//! The signature is Stripe's documented scheme (<https://docs.stripe.com/webhooks#verify-manually>):
-//! the `Stripe-Signature` header carries `t=<unix seconds>` and one or more `v1=<hex>`; a `v1`
-//! must equal HMAC-SHA256 of `"{t}.{raw body}"` under the endpoint's secret, compared in
-//! constant time, and `t` must be within [`TOLERANCE_SECS`] of now so a captured delivery cannot
-//! be replayed later. Events are read from the raw JSON (only the fields we need), so the
+//! The `Stripe-Signature` header is checked by [`crate::services::signature`] (Stripe's documented
+//! scheme, which our own callbacks sign with too). Events are read from the raw JSON (only the fields we need), so the
 //! shapes of older API versions, which a local emulator sends, read as well as current ones.
 
 use chrono::{DateTime, Utc};
 use domain::checkout::{BillingInterval, SubscriptionStatus};
-use hmac::{Hmac, Mac};
 use serde_json::Value;
-use sha2::Sha256;
 use store::DatabaseConnection;
 use store::billing::CheckoutStatus;
 
 use super::{Applied, BillingError, BillingEvent, apply_event};
 use crate::services::hub::Hub;
-
-/// How far a signature's timestamp may be from now, seconds (Stripe's libraries' default).
-pub const TOLERANCE_SECS: i64 = 300;
+use crate::services::signature;
 
 /// Checks a `Stripe-Signature` header against the raw body at `now` (unix seconds).
 pub fn verify_signature(
@@ -28,69 +21,7 @@ pub fn verify_signature(
     secret: &str,
     now: i64,
 ) -> Result<(), BillingError> {
-    let bad = |m: &str| Err(BillingError::Signature(m.to_owned()));
-    let mut timestamp = None;
-    let mut signatures = Vec::new();
-    for part in header.split(',') {
-        match part.trim().split_once('=') {
-            Some(("t", t)) => timestamp = t.parse::<i64>().ok(),
-            Some(("v1", sig)) => {
-                if let Ok(bytes) = hex_decode(sig) {
-                    signatures.push(bytes);
-                }
-            }
-            _ => {}
-        }
-    }
-    let Some(timestamp) = timestamp else {
-        return bad("the Stripe-Signature header has no timestamp");
-    };
-    if signatures.is_empty() {
-        return bad("the Stripe-Signature header has no v1 signature");
-    }
-    if (now - timestamp).abs() > TOLERANCE_SECS {
-        return bad("the signature's timestamp is outside the tolerance");
-    }
-    for signature in signatures {
-        let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret.as_bytes()) else {
-            return bad("unusable signing secret");
-        };
-        mac.update(timestamp.to_string().as_bytes());
-        mac.update(b".");
-        mac.update(payload);
-        if mac.verify_slice(&signature).is_ok() {
-            return Ok(());
-        }
-    }
-    bad("no signature matches the payload")
-}
-
-/// Signs `payload` at `timestamp` with Stripe's scheme: the header value Stripe would send.
-/// Used by the tests and the benchmark to deliver the events an emulator lacks.
-pub fn sign(payload: &[u8], secret: &str, timestamp: i64) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes())
-        .unwrap_or_else(|_| unreachable!("HMAC takes a key of any length"));
-    mac.update(timestamp.to_string().as_bytes());
-    mac.update(b".");
-    mac.update(payload);
-    let hex: String = mac
-        .finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("t={timestamp},v1={hex}")
-}
-
-fn hex_decode(s: &str) -> Result<Vec<u8>, ()> {
-    let s = s.trim();
-    if !s.len().is_multiple_of(2) {
-        return Err(());
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2).ok_or(())?, 16).map_err(|_| ()))
-        .collect()
+    signature::verify(payload, header, secret, now).map_err(|e| BillingError::Signature(e.0))
 }
 
 /// Verifies, reads and applies one delivery. An event that is not JSON or lacks an id is a
@@ -273,23 +204,4 @@ fn plan_of(object: &Value) -> Option<(String, BillingInterval, u32)> {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     Some((plan.id, interval, seats))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn signatures_verify_only_untampered_and_recent() {
-        let body = br#"{"id":"evt_1"}"#;
-        let header = sign(body, "whsec_x", 1_700_000_000);
-        assert!(verify_signature(body, &header, "whsec_x", 1_700_000_100).is_ok());
-        assert!(verify_signature(br#"{"id":"evt_2"}"#, &header, "whsec_x", 1_700_000_100).is_err());
-        assert!(verify_signature(body, &header, "whsec_y", 1_700_000_100).is_err());
-        assert!(verify_signature(body, &header, "whsec_x", 1_700_000_301).is_err());
-        // Stripe may send several v1 values while a secret is rolled: any may match.
-        let rolled = format!("t=1700000000,v1=00ff,{}", &header[13..]);
-        assert!(verify_signature(body, &rolled, "whsec_x", 1_700_000_000).is_ok());
-        assert!(verify_signature(body, "v1=abcd", "whsec_x", 1_700_000_000).is_err());
-    }
 }

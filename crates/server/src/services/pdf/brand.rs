@@ -1,7 +1,8 @@
 //! Whose report it is: the name, colours, logo and contact line the PDF is dressed in.
 //!
-//! Every report today carries Sitelens' own identity ([`Brand::default`]); a white-label
-//! account's settings will build another `Brand` and pass it to [`super::render`].
+//! An unbranded report carries Sitelens' own identity ([`Brand::default`]); a branded one
+//! ([`domain::whitelabel::report_branded`]) the agency's ([`Brand::white_label`]), and then the
+//! file says nothing of Sitelens: not on its pages, its watermark or its metadata.
 
 /// A colour as 8-bit red, green and blue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +38,31 @@ pub struct Brand {
     pub logo: Option<Vec<u8>>,
     /// A line of contact details at the foot of the cover (e-mail, phone, website).
     pub contact: Option<String>,
+    /// Whether this is an agency's brand: the watermark then names the agency
+    /// ([`domain::whitelabel::watermark`]) and the file's producer is not Sitelens.
+    pub white_label: bool,
+}
+
+impl Brand {
+    /// An agency's brand from its settings, with its logo (a PNG the settings re-encoded), if
+    /// any. A colour that does not read falls back to Sitelens' own, which the settings never
+    /// store.
+    pub fn white_label(branding: &domain::whitelabel::Branding, logo: Option<Vec<u8>>) -> Self {
+        let own = Self::default();
+        Self {
+            name: branding.company_name.clone(),
+            primary: Rgb8::from_hex(&branding.primary_color).unwrap_or(own.primary),
+            secondary: Rgb8::from_hex(&branding.secondary_color).unwrap_or(own.secondary),
+            logo,
+            contact: branding.contact_line(),
+            white_label: true,
+        }
+    }
+
+    /// The name the watermark gives when it is not Sitelens'.
+    pub(super) fn agency(&self) -> Option<&str> {
+        self.white_label.then_some(self.name.as_str())
+    }
 }
 
 impl Default for Brand {
@@ -48,6 +74,7 @@ impl Default for Brand {
             secondary: Rgb8(0x10, 0xB9, 0x81),
             logo: None,
             contact: None,
+            white_label: false,
         }
     }
 }

@@ -753,7 +753,7 @@ impl Canvas {
         meta.creator = info.author;
         meta.subject = info.subject;
         meta.keywords = info.keywords;
-        meta.producer = "Sitelens PDF renderer (printpdf)".to_owned();
+        meta.producer = info.producer;
         let when = printpdf::OffsetDateTime::from_unix_timestamp(info.created)
             .map_err(|e| PdfError(format!("the report's time: {e}")))?;
         meta.creation_date = when;
@@ -783,6 +783,8 @@ impl Canvas {
 pub struct Info {
     pub title: String,
     pub author: String,
+    /// The program named as the file's producer.
+    pub producer: String,
     pub subject: String,
     pub keywords: Vec<String>,
     /// The creation date, in seconds since 1970 (UTC).

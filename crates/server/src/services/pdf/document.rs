@@ -169,6 +169,11 @@ pub(super) fn draw(
     let info = Info {
         title,
         author: brand.name.clone(),
+        producer: if brand.white_label {
+            "printpdf".to_owned()
+        } else {
+            "Sitelens PDF renderer (printpdf)".to_owned()
+        },
         subject: format!("{} website analysis report", tier_name(tier)),
         keywords: vec![
             "website analysis".to_owned(),
@@ -1043,8 +1048,10 @@ impl Doc<'_> {
                     plural(b.referring_domains as usize, "referring site", "referring sites"),
                 ));
                 self.line(&format!(
-                    "Evidence: {} pages on {} sites in the link graph ({})",
-                    b.evidence.pages_in_graph, b.evidence.domains_in_graph, b.provider
+                    "Evidence: {} pages on {} sites in {}",
+                    b.evidence.pages_in_graph,
+                    b.evidence.domains_in_graph,
+                    domain::professional::link_graph_label(&b.provider)
                 ));
                 if !b.top_referring_domains.is_empty() {
                     self.c.y -= 4.0;
@@ -1634,8 +1641,8 @@ impl Doc<'_> {
             );
         }
         let total = self.c.pages.len();
-        let footer = domain::entitlement::pdf_footer(self.report);
-        let watermark = domain::entitlement::watermark(self.report);
+        let footer = domain::whitelabel::pdf_footer(self.report, self.brand.agency());
+        let watermark = domain::whitelabel::watermark(self.report, self.brand.agency());
         let brand = self.brand.name.clone();
         let primary = self.primary;
         for i in 0..total {
@@ -1663,7 +1670,7 @@ impl Doc<'_> {
                 .text(MARGIN, 30.0, &left, 7.5, Weight::Regular, MUTED);
             self.c
                 .text_right(PAGE_W - MARGIN, 30.0, &number, 7.5, Weight::Regular, MUTED);
-            if let Some(mark) = watermark {
+            if let Some(mark) = &watermark {
                 self.c.diagonal(mark, 54.0, INK, 0.07);
             }
         }

@@ -76,12 +76,48 @@ async fn load_screenshots(report: &AnalysisReport, blobs: &Blobs) -> [Option<Vec
     [desktop, mobile]
 }
 
-/// Renders the report as PDF bytes in Sitelens' own brand: the screenshots are read from
-/// `blobs` (any node reads any worker's), then the pages are laid out on a blocking thread,
-/// which must not hold up the async runtime.
+/// Where the white-label settings serve a logo: the address's last segment, under `logos/`, is
+/// its blob key.
+pub const LOGO_PATH: &str = "/api/white-label/logos/";
+
+/// The blob key of a logo address the settings stored, if it is one of ours.
+pub fn logo_blob_key(logo_url: &str) -> Option<String> {
+    let name = logo_url.strip_prefix(LOGO_PATH)?;
+    let ours = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        && !name.starts_with('.');
+    ours.then(|| format!("logos/{name}"))
+}
+
+/// The identity the report's PDF is dressed in: the agency's when the report is branded (its
+/// logo read from blob storage; one that cannot be read is logged and the name set as a word
+/// mark instead), Sitelens' own otherwise.
+async fn brand_of(report: &AnalysisReport, blobs: &Blobs) -> Brand {
+    let Some(branding) = &report.branding else {
+        return Brand::default();
+    };
+    let logo = match branding.logo_url.as_deref().and_then(logo_blob_key) {
+        Some(key) => match blobs.read(&key).await {
+            Ok(bytes) => Some(bytes.to_vec()),
+            Err(e) => {
+                tracing::warn!(key = %key, error = %Chain(&e), "logo left out of the PDF");
+                None
+            }
+        },
+        None => None,
+    };
+    Brand::white_label(branding, logo)
+}
+
+/// Renders the report as PDF bytes in its brand (the agency's for a branded report, else
+/// Sitelens'): the screenshots and logo are read from `blobs` (any node reads any worker's),
+/// then the pages are laid out on a blocking thread, which must not hold up the async runtime.
 pub async fn render_pdf(report: AnalysisReport, blobs: &Blobs) -> Result<Vec<u8>, PdfError> {
-    let screenshots = load_screenshots(&report, blobs).await;
-    tokio::task::spawn_blocking(move || render(&report, &screenshots, &Brand::default()))
+    let (screenshots, brand) =
+        futures::join!(load_screenshots(&report, blobs), brand_of(&report, blobs));
+    tokio::task::spawn_blocking(move || render(&report, &screenshots, &brand))
         .await
         .map_err(|e| PdfError(format!("the renderer stopped unexpectedly ({e})")))?
 }
@@ -531,23 +567,31 @@ mod tests {
         );
     }
 
+    fn agency() -> domain::whitelabel::Branding {
+        domain::whitelabel::Branding {
+            company_name: "Harbour Digital".to_owned(),
+            logo_url: Some("/api/white-label/logos/7-0123456789abcdef.png".to_owned()),
+            primary_color: "#0D6EFD".to_owned(),
+            secondary_color: "#F59E0B".to_owned(),
+            font_family: domain::whitelabel::DEFAULT_FONT.to_owned(),
+            contact_email: Some("hello@harbour.example".to_owned()),
+            contact_phone: Some("+44 20 7946 0000".to_owned()),
+            website_url: None,
+        }
+    }
+
     #[test]
-    fn a_brand_dresses_the_report() {
-        let brand = Brand {
-            name: "Harbour Digital".to_owned(),
-            primary: super::Rgb8(0x0D, 0x6E, 0xFD),
-            secondary: super::Rgb8(0xF5, 0x9E, 0x0B),
-            // Any PNG will do as a logo: the phone screenshot, drawn at most 40 points high.
-            logo: std::fs::read(format!("{DEMO}/mobile.png")).ok(),
-            contact: Some("hello@harbour.example · +44 20 7946 0000".to_owned()),
-        };
+    fn a_brand_dresses_the_report_and_nothing_of_sitelens_shows() {
+        // Any PNG will do as a logo: the phone screenshot, drawn at most 40 points high.
+        let brand = Brand::white_label(&agency(), std::fs::read(format!("{DEMO}/mobile.png")).ok());
+        assert_eq!(brand.primary, super::Rgb8(0x0D, 0x6E, 0xFD));
         let (_, shots) = demo();
-        let bytes = render(&report(ReportType::Premium), &shots, &brand).expect("renders");
+        let bytes = render(&measured_today(ReportType::Premium), &shots, &brand).expect("renders");
         preview("branded", &bytes);
         let doc = parse(&bytes);
         let pages = pages_text(&doc);
         assert!(pages[0].contains("Harbour Digital"));
-        assert!(pages[0].contains("hello@harbour.example"));
+        assert!(pages[0].contains("hello@harbour.example · +44 20 7946 0000"));
         let images = doc
             .objects
             .values()
@@ -560,9 +604,64 @@ mod tests {
             .get(b"Info")
             .map(|o| dict(&doc, o))
             .expect("info");
+        let string =
+            |key: &[u8]| lopdf::decode_text_string(info.get(key).expect("present")).expect("text");
+        assert_eq!(string(b"Author"), "Harbour Digital");
+        assert!(!string(b"Producer").contains("Sitelens"));
+        for (i, text) in pages.iter().enumerate() {
+            assert!(!text.contains("Sitelens"), "page {i}: {text}");
+            assert!(
+                !text.contains("Prepared by"),
+                "no watermark on premium: page {i}"
+            );
+        }
+
+        // A branded basic report keeps its tier's watermark, naming the agency.
+        let basic = pdf_with(&measured_today(ReportType::Basic), &brand);
+        for (i, text) in pages_text(&basic).iter().enumerate() {
+            assert!(
+                text.contains("Prepared by Harbour Digital"),
+                "page {i}: {text}"
+            );
+            assert!(
+                !text.contains(WATERMARK) && !text.contains("Sitelens"),
+                "page {i}: {text}"
+            );
+        }
+    }
+
+    /// The stored report with its evidence note as the analyzer words it today: the fixture
+    /// predates the brand-free wording ("crawled so far", not "Sitelens has crawled").
+    fn measured_today(report_type: ReportType) -> AnalysisReport {
+        let mut r = report(report_type);
+        if let Some(domain::report::ProfessionalAnalysis {
+            backlink_analysis: Some(domain::professional::BacklinkAnalysis::Figures(b)),
+            ..
+        }) = r.professional.as_mut()
+        {
+            b.note = b.note.replace("Sitelens has crawled", "crawled so far");
+        }
+        r
+    }
+
+    fn pdf_with(report: &AnalysisReport, brand: &Brand) -> Document {
+        parse(&render(report, &[None, None], brand).expect("renders"))
+    }
+
+    #[test]
+    fn only_our_logo_addresses_name_a_blob() {
         assert_eq!(
-            lopdf::decode_text_string(info.get(b"Author").expect("author")).expect("text"),
-            "Harbour Digital"
+            super::logo_blob_key("/api/white-label/logos/7-0123456789abcdef.png").as_deref(),
+            Some("logos/7-0123456789abcdef.png")
         );
+        for other in [
+            "https://cdn.example/logo.png",
+            "/api/white-label/logos/",
+            "/api/white-label/logos/../shots/desktop.png",
+            "/api/white-label/logos/a/b.png",
+            "/files/shots/desktop.png",
+        ] {
+            assert_eq!(super::logo_blob_key(other), None, "{other}");
+        }
     }
 }

@@ -79,6 +79,17 @@ impl<'a> Browser<'a> {
     }
 
     pub(crate) async fn send(&mut self, method: &str, path: &str, body: Option<Value>) -> Answer {
+        let body = body.map(|b| ("application/json", b.to_string().into_bytes()));
+        self.send_body(method, path, body).await
+    }
+
+    /// Sends `body` as its content type says (a file upload, for example).
+    pub(crate) async fn send_body(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<(&str, Vec<u8>)>,
+    ) -> Answer {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut req = self
             .web
@@ -93,10 +104,8 @@ impl<'a> Browser<'a> {
         if let Some(csrf) = &self.csrf {
             req = req.header("x-csrf-token", csrf);
         }
-        if let Some(body) = body {
-            req = req
-                .header("content-type", "application/json")
-                .body(body.to_string());
+        if let Some((content_type, bytes)) = body {
+            req = req.header("content-type", content_type).body(bytes);
         }
         let res = req.send().await.expect("request");
         if let Some(set) = res

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use domain::credits::Credits;
 use serde_json::{Value, json};
 use server::config::{Secret, Stripe};
-use server::services::billing::webhook::sign;
+use server::services::signature::sign;
 
 use super::accounts::{Browser, Who};
 use super::{Case, JSON, case};

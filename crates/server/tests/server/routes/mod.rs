@@ -26,6 +26,7 @@ mod results;
 mod stats;
 mod status;
 mod trial;
+mod whitelabel;
 
 use crate::support::{TestDb, WEB_ONLY, assert_error_shape, config, each_engine, spawn_app};
 
@@ -74,6 +75,7 @@ fn table() -> Vec<Case> {
     t.extend(callback_secret::malformed());
     t.extend(custom_domains::malformed());
     t.extend(admin_users::malformed());
+    t.extend(whitelabel::malformed());
     t
 }
 

@@ -501,3 +501,164 @@ async fn a_failed_paid_analysis_gives_its_credits_back_once() {
     })
     .await;
 }
+
+/// An agency's brand, with its logo stored where the white-label settings keep logos.
+async fn brand_agency(cfg: &server::config::Config, db: &store::DatabaseConnection, user: i64) {
+    let logo_url = format!("/api/white-label/logos/{user}-00c0ffee00c0ffee.png");
+    let key = server::services::pdf::logo_blob_key(&logo_url).expect("our logo address");
+    let blobs = server::services::blobs::Blobs::from_config(cfg).expect("blobs");
+    let png = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/demo/mobile.png")).expect("png");
+    blobs
+        .put(&key, "image/png", &png)
+        .await
+        .expect("logo stored");
+    store::accounts::save_branding(
+        db,
+        user,
+        &store::accounts::Branding {
+            company_name: "Studio Grace".to_owned(),
+            logo_url: Some(logo_url),
+            primary_color: "#0D6EFD".to_owned(),
+            contact_email: Some("hello@grace.example".to_owned()),
+            ..store::accounts::Branding::default()
+        },
+    )
+    .await
+    .expect("branding");
+}
+
+/// Branded reports (docs/PRODUCT.md §1.5, §9.2): every report of a white-label account and a
+/// paid Premium report of anyone who saved a brand wear that brand in their JSON, their page and
+/// their PDF, with nothing of Sitelens; every other report stays ours.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_branded_report_wears_its_agency_and_nothing_of_ours() {
+    each_engine(|db: TestDb| async move {
+        let engine = db.engine;
+        let cfg = config(&db);
+        let app = spawn_app(cfg.clone(), WEB_ONLY).await;
+        let store_db = app.running.db.clone();
+
+        // An agency (its plan includes white-label) with a brand.
+        let mut agency = Browser::new(&app.web);
+        let agency_id = user_id(&agency.sign_up("studio@grace.example", "studio").await);
+        store::users::set_subscription_plan(&store_db, agency_id, "agency")
+            .await
+            .expect("plan");
+        brand_agency(&cfg, &store_db, agency_id).await;
+        grant_credits(&store_db, agency_id, Credits::whole(4), "admin", None)
+            .await
+            .expect("grant");
+        let standard = store_report(
+            &store_db,
+            &full_report("https://client.example/", ReportType::Standard),
+            Some(agency_id),
+        )
+        .await;
+
+        let answer = app.get(&format!("/api/results/{standard}")).await;
+        assert_eq!(answer.status, 200, "{engine:?}: {}", answer.json);
+        let brand = &answer.json["data"]["branding"];
+        assert_eq!(brand["companyName"], "Studio Grace", "{engine:?}");
+        assert_eq!(brand["primaryColor"], "#0D6EFD");
+        assert_eq!(brand["contactEmail"], "hello@grace.example");
+
+        // The page: the agency's frame and head, no header, footer, link or upsell of ours.
+        let (status, _, html) = app.page(&format!("/results/{standard}")).await;
+        assert_eq!(status, 200);
+        assert!(html.contains("Report prepared by Studio Grace"), "{html}");
+        assert!(html.contains("<meta property=\"og:site_name\" content=\"Studio Grace\" />"));
+        assert!(html.contains("/100 | Studio Grace</title>"), "{html}");
+        assert!(html.contains("id=\"server-brand\""));
+        for ours in [
+            "Sitelens",
+            "New Analysis",
+            "Advanced Analysis",
+            "/stripe-checkout",
+        ] {
+            assert!(
+                !html.contains(ours),
+                "{engine:?}: the branded page has {ours:?}"
+            );
+        }
+
+        // The PDF: the agency's name, logo and a watermark that names it (a standard report
+        // keeps its tier's watermark), nothing of Sitelens.
+        let (status, pdf) = bytes(&app, &format!("/api/download-report/{standard}")).await;
+        assert_eq!(status, 200);
+        let text = pdf_text(&pdf);
+        assert!(text.contains("Prepared by Studio Grace"), "{text}");
+        assert!(!text.contains("Sitelens"), "{engine:?}: {text}");
+        let doc = lopdf::Document::load_mem(&pdf).expect("pdf");
+        let images = doc
+            .objects
+            .values()
+            .filter_map(|o| o.as_stream().ok())
+            .filter(|s| {
+                s.dict.get(b"Subtype").and_then(lopdf::Object::as_name).ok() == Some(b"Image")
+            })
+            .count();
+        assert_eq!(images, 1, "the logo (the stored report has no screenshots)");
+
+        // The agency renames itself: its reports follow at once.
+        store::accounts::save_branding(
+            &store_db,
+            agency_id,
+            &store::accounts::Branding {
+                company_name: "Grace & Partners".to_owned(),
+                ..store::accounts::Branding::default()
+            },
+        )
+        .await
+        .expect("rename");
+        let renamed = app.get(&format!("/api/results/{standard}")).await;
+        assert_eq!(
+            renamed.json["data"]["branding"]["companyName"],
+            "Grace & Partners"
+        );
+
+        // Someone without a white-label plan who saved a brand: their paid Premium report wears
+        // it, their Standard one does not, and neither does a free one.
+        let mut buyer = Browser::new(&app.web);
+        let buyer_id = user_id(&buyer.sign_up("buyer@shop.example", "buyer").await);
+        brand_agency(&cfg, &store_db, buyer_id).await;
+        grant_credits(&store_db, buyer_id, Credits::whole(3), "admin", None)
+            .await
+            .expect("grant");
+        let premium = store_report(
+            &store_db,
+            &full_report("https://shop.example/", ReportType::Premium),
+            Some(buyer_id),
+        )
+        .await;
+        let plain = store_report(
+            &store_db,
+            &full_report("https://shop.example/", ReportType::Standard),
+            Some(buyer_id),
+        )
+        .await;
+        let free = store_report(
+            &store_db,
+            &full_report("https://shop.example/", ReportType::Basic),
+            None,
+        )
+        .await;
+        let premium = app.get(&format!("/api/results/{premium}")).await;
+        assert_eq!(
+            premium.json["data"]["branding"]["companyName"],
+            "Studio Grace"
+        );
+        for id in [&plain, &free] {
+            let answer = app.get(&format!("/api/results/{id}")).await;
+            assert!(
+                answer.json["data"].get("branding").is_none(),
+                "{engine:?}: {id}"
+            );
+            let (_, _, html) = app.page(&format!("/results/{id}")).await;
+            assert!(!html.contains("server-brand"));
+            let (_, pdf) = bytes(&app, &format!("/api/download-report/{id}")).await;
+            assert!(pdf_text(&pdf).contains(domain::tier::WATERMARK));
+        }
+        app.running.shutdown().await;
+    })
+    .await;
+}

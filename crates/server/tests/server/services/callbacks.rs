@@ -113,13 +113,7 @@ async fn start_receiver() -> (Receiver, String) {
 /// Verifies `t=…,v1=…` as a receiver would (HMAC-SHA256 of `"{t}.{body}"` under `secret`,
 /// the timestamp within five minutes), with the verifier of the scheme Stripe documents.
 fn verify(signature: &str, body: &[u8], secret: &str) -> bool {
-    server::services::billing::webhook::verify_signature(
-        body,
-        signature,
-        secret,
-        store::now().timestamp(),
-    )
-    .is_ok()
+    server::services::signature::verify(body, signature, secret, store::now().timestamp()).is_ok()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
