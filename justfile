@@ -10,7 +10,7 @@ default:
 
 # Install what a fresh machine lacks (each step is skipped when already done): the wasm target,
 # wasm-bindgen-cli at the crate's pinned version, wasm-pack, cargo-fuzz, the npm packages, PostgreSQL started
-# when it is installed but stopped, moto's S3 server, aiosmtpd, localstripe and schemathesis (PyPI, pinned) and Debian's Chromium (with strace and sqlite3) when running as root.
+# when it is installed but stopped, moto's S3 server, aiosmtpd, localstripe, dnslib and schemathesis (PyPI, pinned) and Debian's Chromium (with strace and sqlite3) when running as root.
 setup: web-deps
     #!/usr/bin/env bash
     set -euo pipefail
@@ -52,6 +52,15 @@ setup: web-deps
       python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
         --no-warn-conflicts --no-deps --target "$stripe" -r scripts/requirements-localstripe.txt
       cp scripts/requirements-localstripe.txt "$stripe/.requirements.txt"
+    fi
+    # dnslib, the DNS server the custom-domain tests check TXT records against
+    # (scripts/dns-zone.py, bound to 127.0.0.1 only), the same way in .tools/dnslib.
+    dns=.tools/dnslib
+    if ! cmp -s scripts/requirements-dnslib.txt "$dns/.requirements.txt"; then
+      rm -rf "$dns"
+      python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --no-warn-conflicts --no-deps --target "$dns" -r scripts/requirements-dnslib.txt
+      cp scripts/requirements-dnslib.txt "$dns/.requirements.txt"
     fi
     # schemathesis, run by `just schemathesis` against the API's OpenAPI document, the same way
     # in .tools/schemathesis.

@@ -907,6 +907,13 @@ findings: Array<Finding>, };
 
 export type ResultResponse = { 
 /**
+ * Custom domains (issue 15 item 3): the report's public address when it is branded by an
+ * agency whose custom domain is verified, `https://{domain}/results/{id}`; the share link
+ * and copy button use it. Absent otherwise (the page's own address is the report's). First,
+ * so the server can add it to a cached body (`services::custom_domains::with_public_url`).
+ */
+publicUrl?: string, 
+/**
  * Always true on success.
  */
 success: boolean, 
@@ -3556,9 +3563,13 @@ userEmail: string | null,
  */
 companyName: string, 
 /**
- * The custom domain as entered; nothing verifies it yet.
+ * The account's custom domain (issue 15 item 3), as normalised when it was set.
  */
 customDomain: string | null, 
+/**
+ * Whether its TXT record was found, so that it serves the agency's reports.
+ */
+customDomainVerified: boolean, 
 /**
  * Website.
  */
@@ -3705,6 +3716,82 @@ logoMaxHeight: number,
  * [`NOT_ENTITLED`]: who may brand.
  */
 notEntitledMessage: string, };
+
+export type CustomDomainInput = { 
+/**
+ * The domain as typed; normalised by [`normalize_domain`].
+ */
+domain: string, };
+
+export type DnsRecordStep = { 
+/**
+ * `TXT` or `CNAME`.
+ */
+kind: string, 
+/**
+ * The record's name (host).
+ */
+name: string, 
+/**
+ * The record's value (target).
+ */
+value: string, 
+/**
+ * What it is for.
+ */
+purpose: string, };
+
+export type CustomDomainStatus = { 
+/**
+ * The domain, normalised (punycode for an internationalised name).
+ */
+domain: string, 
+/**
+ * Whether the TXT record was found: only then does the domain serve reports.
+ */
+verified: boolean, 
+/**
+ * When it was verified (RFC 3339).
+ */
+verifiedAt: string | null, 
+/**
+ * The TXT record's name.
+ */
+recordName: string, 
+/**
+ * The TXT record's value.
+ */
+recordValue: string, 
+/**
+ * When it was last checked (RFC 3339).
+ */
+checkedAt: string | null, 
+/**
+ * Why the last check did not verify it, if it did not.
+ */
+lastError: string | null, 
+/**
+ * The address branded reports get once it is verified: `https://{domain}`.
+ */
+publicBase: string, };
+
+export type CustomDomainSettings = { 
+/**
+ * The agency's domain, or `null` before one is entered.
+ */
+customDomain: CustomDomainStatus | null, 
+/**
+ * Where the domain must point (our public host), for the CNAME record.
+ */
+targetHost: string, 
+/**
+ * The records to add, in order (empty before a domain is entered).
+ */
+records: Array<DnsRecordStep>, 
+/**
+ * The steps, as sentences.
+ */
+instructions: Array<string>, };
 
 export type AdminListRow = { 
 /**

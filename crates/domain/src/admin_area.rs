@@ -526,8 +526,10 @@ pub struct AdminWhitelabelRow {
     pub user_email: Option<String>,
     /// Company shown on the reports.
     pub company_name: String,
-    /// The custom domain as entered; nothing verifies it yet.
+    /// The account's custom domain (issue 15 item 3), as normalised when it was set.
     pub custom_domain: Option<String>,
+    /// Whether its TXT record was found, so that it serves the agency's reports.
+    pub custom_domain_verified: bool,
     /// Website.
     pub website_url: Option<String>,
     /// Contact address.

@@ -8,8 +8,8 @@ use ts_rs::{Config, TS};
 
 use crate::{
     accounts, admin, admin_area, affiliates, api, callbacks, checkout, commerce, constants,
-    contact, credits, forms, performance, professional, report, robots, score, site_url, snippet,
-    status, whitelabel, widget,
+    contact, credits, custom_domain, forms, performance, professional, report, robots, score,
+    site_url, snippet, status, whitelabel, widget,
 };
 
 macro_rules! declarations {
@@ -217,6 +217,10 @@ pub fn typescript() -> String {
         whitelabel::WhiteLabelSettings,
         whitelabel::FontChoice,
         whitelabel::BrandingRules,
+        custom_domain::CustomDomainInput,
+        custom_domain::DnsRecordStep,
+        custom_domain::CustomDomainStatus,
+        custom_domain::CustomDomainSettings,
         admin_area::AdminListRow,
         affiliates::AffiliateApplication,
         affiliates::AffiliateStatus,

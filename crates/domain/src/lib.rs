@@ -18,6 +18,7 @@ pub mod commerce;
 pub mod constants;
 pub mod contact;
 pub mod credits;
+pub mod custom_domain;
 pub mod entitlement;
 pub mod forms;
 pub mod performance;

@@ -573,6 +573,13 @@ pub struct ProfessionalAnalysis {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResultResponse {
+    /// Custom domains (issue 15 item 3): the report's public address when it is branded by an
+    /// agency whose custom domain is verified, `https://{domain}/results/{id}`; the share link
+    /// and copy button use it. Absent otherwise (the page's own address is the report's). First,
+    /// so the server can add it to a cached body (`services::custom_domains::with_public_url`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub public_url: Option<String>,
     /// Always true on success.
     pub success: bool,
     /// The report.

@@ -61,6 +61,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         oidc: None,
         stripe: None,
         referral_salt: None,
+        dns_resolver: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     };

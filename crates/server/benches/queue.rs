@@ -197,6 +197,7 @@ async fn bench(db: &TestDb, analyses: usize, browser: bool) {
         oidc: None,
         stripe: None,
         referral_salt: None,
+        dns_resolver: None,
         log_filter: "warn".to_owned(),
         node_name: "bench-web".to_owned(),
     };

@@ -17,8 +17,8 @@ use crate::error::AppError;
 use crate::routes::{
     accounts, admin, admin_affiliates, admin_jobs, admin_messages, admin_overview, admin_purchases,
     admin_users, affiliates, analyses, api_keys, api_v1, billing, callback_secret, contact,
-    dashboard, demo, files, health, oidc, pages, progress, reports, results, stats, teams, trial,
-    webhooks, whitelabel, widget,
+    custom_domains, dashboard, demo, files, health, oidc, pages, progress, reports, results, stats,
+    teams, trial, webhooks, whitelabel, widget,
 };
 use crate::state::AppState;
 
@@ -46,6 +46,7 @@ pub fn router(state: AppState) -> Router {
         .merge(teams::router())
         .merge(api_keys::router())
         .merge(callback_secret::router())
+        .merge(custom_domains::router())
         .merge(admin::router())
         .merge(admin_messages::router())
         .nest("/v1", api_v1::router(state.clone()))
@@ -83,6 +84,12 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             affiliates::track_referral,
+        ))
+        // Outermost of the app's own layers: a request for an agency's custom domain reaches
+        // only its branded reports, and an unknown host nothing (421).
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            custom_domains::route_by_host,
         ))
         .with_state(state)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 31] = [
+pub const VARIABLES: [(&str, &str); 32] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -52,6 +52,7 @@ pub const VARIABLES: [(&str, &str); 31] = [
     ("SITELENS_STRIPE_WEBHOOK_SECRET", ""),
     ("SITELENS_STRIPE_API_BASE", "https://api.stripe.com"),
     ("SITELENS_REFERRAL_SALT", ""),
+    ("SITELENS_DNS_RESOLVER", ""),
     ("RUST_LOG", "info,sqlx=warn,sea_orm=warn"),
 ];
 
@@ -417,6 +418,10 @@ pub struct Config {
     /// clicks (only `SHA-256(salt, address)` is stored); empty: a random salt per process, so a
     /// day's repeated clicks are recognised only by the process that saw the first one.
     pub referral_salt: Option<Secret>,
+    /// `SITELENS_DNS_RESOLVER`: the DNS server (`ip:port`, or `ip` for port 53) that custom
+    /// domains' TXT records are looked up through; `None`, the default, reads the system's
+    /// `/etc/resolv.conf`.
+    pub dns_resolver: Option<SocketAddr>,
     /// `RUST_LOG`: the log filter (tracing's `EnvFilter` syntax).
     pub log_filter: String,
     /// This machine's name, for naming workers in the job queue: `HOSTNAME` (set by shells and
@@ -461,6 +466,24 @@ fn parse_chromium(name: &'static str, value: &str) -> Result<Chromium, ConfigErr
         ));
     }
     Ok(Chromium::Path(PathBuf::from(value)))
+}
+
+/// A DNS server's address: `ip:port`, `[v6]:port`, or a bare address for port 53; empty is
+/// `None` (the system's resolver).
+fn parse_resolver(name: &'static str, value: &str) -> Result<Option<SocketAddr>, ConfigError> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    value
+        .parse::<SocketAddr>()
+        .or_else(|_| value.parse::<IpAddr>().map(|ip| SocketAddr::new(ip, 53)))
+        .map(Some)
+        .map_err(|_| {
+            error(
+                name,
+                format!("expected a DNS server as ip:port (or an ip for port 53), got {value:?}"),
+            )
+        })
 }
 
 fn parse_http_url(name: &'static str, value: &str) -> Result<String, ConfigError> {
@@ -599,6 +622,7 @@ impl Config {
                 ));
             }
         };
+        let dns_resolver = parse_resolver("SITELENS_DNS_RESOLVER", &get("SITELENS_DNS_RESOLVER"))?;
         let log_filter = get("RUST_LOG");
         tracing_subscriber::EnvFilter::try_new(&log_filter)
             .map_err(|e| error("RUST_LOG", format!("not a log filter ({e})")))?;
@@ -627,6 +651,7 @@ impl Config {
             referral_salt: Some(get("SITELENS_REFERRAL_SALT"))
                 .filter(|s| !s.is_empty())
                 .map(Secret),
+            dns_resolver,
             log_filter,
             node_name: lookup("HOSTNAME")
                 .map(|h| h.trim().to_owned())
@@ -717,6 +742,23 @@ mod tests {
 
     fn defaults() -> Config {
         with(&[]).expect("the defaults are valid")
+    }
+
+    #[test]
+    fn the_dns_resolver_is_an_address_or_the_system() {
+        assert_eq!(defaults().dns_resolver, None);
+        let set = |v: &str| with(&[("SITELENS_DNS_RESOLVER", v)]).map(|c| c.dns_resolver);
+        assert_eq!(
+            set("127.0.0.1:5353"),
+            Ok(Some("127.0.0.1:5353".parse().expect("addr")))
+        );
+        assert_eq!(
+            set("9.9.9.9"),
+            Ok(Some("9.9.9.9:53".parse().expect("addr")))
+        );
+        assert_eq!(set("[::1]:53"), Ok(Some("[::1]:53".parse().expect("addr"))));
+        let bad = set("dns.example:53").expect_err("a name is not an address");
+        assert_eq!(bad.name, "SITELENS_DNS_RESOLVER");
     }
 
     #[test]

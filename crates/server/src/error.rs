@@ -23,6 +23,7 @@ use crate::services::api::PageError;
 use crate::services::billing::BillingError;
 use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
+use crate::services::custom_domains::CustomDomainError;
 use crate::services::mail::MailError;
 use crate::services::reports::ReportError;
 use crate::services::whitelabel::WhiteLabelError;
@@ -588,5 +589,17 @@ impl From<JsonRejection> for V1Error {
 impl From<QueryRejection> for V1Error {
     fn from(r: QueryRejection) -> Self {
         AppError::from(r).into()
+    }
+}
+
+impl From<CustomDomainError> for AppError {
+    fn from(e: CustomDomainError) -> Self {
+        match e {
+            CustomDomainError::Forbidden(m) => Self::Forbidden(m),
+            CustomDomainError::Invalid(_) => Self::Unprocessable(e.to_string()),
+            CustomDomainError::Taken => Self::Conflict(e.to_string()),
+            CustomDomainError::NoDomain => Self::NotFound(e.to_string()),
+            CustomDomainError::Store(e) => e.into(),
+        }
     }
 }

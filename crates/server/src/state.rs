@@ -11,6 +11,7 @@ use crate::extract::TrustedProxies;
 use crate::services::accounts::Links;
 use crate::services::billing::PaymentProvider;
 use crate::services::blobs::Blobs;
+use crate::services::custom_domains::CustomDomains;
 use crate::services::hub::Hub;
 use crate::services::mail::Mailer;
 use crate::services::oidc::Oidc;
@@ -50,6 +51,8 @@ pub struct AppState {
     pub payments: PaymentProvider,
     /// The audit widget's script, from the built web app.
     pub widget: Arc<WidgetScript>,
+    /// Custom domains: our own hosts, the DNS resolver and the verified-domain cache.
+    pub domains: Arc<CustomDomains>,
 }
 
 /// The session cookie's settings and the origin state-changing requests must come from.
@@ -87,6 +90,7 @@ impl AppState {
             }),
             mailer,
             payments: PaymentProvider::from_config(&config),
+            domains: Arc::new(CustomDomains::new(&config)),
             web: Arc::new(WebApp::load(&config.web_dir).await),
             widget: Arc::new(WidgetScript::load(&config.web_dir).await),
             trusted_proxies: TrustedProxies(config.trusted_proxies.clone().into()),

@@ -38,6 +38,7 @@ mod clock;
 mod connect;
 pub mod contact;
 pub mod credits;
+pub mod custom_domains;
 pub mod entity;
 mod error;
 pub mod health;

@@ -48,6 +48,7 @@ pub fn config(url: String, dir: &std::path::Path) -> Config {
         sales_email: None,
         stripe: None,
         referral_salt: None,
+        dns_resolver: None,
         oidc: None,
         log_filter: "warn".to_owned(),
         node_name: "bench".to_owned(),

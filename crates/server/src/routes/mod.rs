@@ -18,6 +18,7 @@ pub mod api_v1;
 pub mod billing;
 pub mod callback_secret;
 pub mod contact;
+pub mod custom_domains;
 pub mod dashboard;
 pub mod demo;
 pub mod files;

@@ -1,5 +1,6 @@
 //! `GET /api/results/{id}` (docs/PRODUCT.md §7.7): `{success, data}` with the report, by report id
-//! or by analysis id.
+//! or by analysis id; with `publicUrl` when the report is branded by an agency whose custom domain
+//! is verified (`services::custom_domains`).
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -29,6 +30,7 @@ async fn get_result(State(state): State<AppState>, Path(raw): Path<String>) -> A
             let report = find_report(&state.db, id).await?;
             let branded = report.branding.is_some();
             let json = serde_json::to_vec(&ResultResponse {
+                public_url: None,
                 success: true,
                 data: report,
             })
@@ -39,6 +41,14 @@ async fn get_result(State(state): State<AppState>, Path(raw): Path<String>) -> A
             }
             body
         }
+    };
+    // Custom domains (issue 15 item 3): the branded report's address on its agency's domain.
+    let body = match state.domains.report_public_base(&state.db, id).await {
+        Some(base) => {
+            let url = format!("{base}/results/{}", report_id(&body, id));
+            crate::services::custom_domains::with_public_url(&body, &url)
+        }
+        None => body,
     };
     Ok((
         [
@@ -51,4 +61,19 @@ async fn get_result(State(state): State<AppState>, Path(raw): Path<String>) -> A
         Body::from(body),
     )
         .into_response())
+}
+
+/// The report's own id in a results body (the request may name its analysis instead).
+fn report_id(body: &Bytes, requested: uuid::Uuid) -> String {
+    #[derive(serde::Deserialize)]
+    struct Data {
+        id: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct Body {
+        data: Data,
+    }
+    serde_json::from_slice::<Body>(body)
+        .map(|b| b.data.id)
+        .unwrap_or_else(|_| requested.to_string())
 }

@@ -175,14 +175,23 @@ pub async fn whitelabel(db: &DatabaseConnection) -> Result<Vec<AdminWhitelabelRo
     let rows = store::admin::whitelabel_brandings(db, LIST_LIMIT).await?;
     let ids: Vec<i64> = rows.iter().map(|r| r.user_id).collect();
     let emails = store::admin::emails_of(db, &ids).await?;
+    // Custom domains live in their own table (migration 000029); the branding row's old
+    // `custom_domain` column is no longer set.
+    let domains: std::collections::HashMap<i64, (String, bool)> =
+        store::custom_domains::domains_of(db, &ids)
+            .await?
+            .into_iter()
+            .map(|d| (d.user_id, (d.domain, d.verified_at.is_some())))
+            .collect();
     Ok(rows
         .into_iter()
         .map(|r| AdminWhitelabelRow {
+            custom_domain: domains.get(&r.user_id).map(|(d, _)| d.clone()),
+            custom_domain_verified: domains.get(&r.user_id).is_some_and(|(_, v)| *v),
             user_email: emails.get(&r.user_id).cloned(),
             id: r.id,
             user_id: r.user_id,
             company_name: r.company_name,
-            custom_domain: r.custom_domain,
             website_url: r.website_url,
             contact_email: r.contact_email,
             primary_color: r.primary_color,

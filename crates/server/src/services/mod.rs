@@ -17,6 +17,7 @@ pub mod blobs;
 pub mod callbacks;
 pub mod contact;
 pub mod content;
+pub mod custom_domains;
 pub mod demo;
 pub mod graph;
 pub mod hub;

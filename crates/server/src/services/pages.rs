@@ -163,6 +163,14 @@ impl WebApp {
             None => None,
         } {
             results_head(&report, &mut head);
+            // Custom domains (issue 15 item 3): a report branded by an agency whose custom
+            // domain is verified is canonical on that domain, wherever it is read.
+            let canonical = match uuid::Uuid::parse_str(&report.id) {
+                Ok(id) => crate::services::custom_domains::report_public_url(db, id)
+                    .await
+                    .unwrap_or(canonical),
+                Err(_) => canonical,
+            };
             let view = View {
                 paid: report.paid,
                 sample: false,

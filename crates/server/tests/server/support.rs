@@ -36,6 +36,7 @@ pub fn config(db: &TestDb) -> Config {
         oidc: None,
         stripe: None,
         referral_salt: None,
+        dns_resolver: None,
         log_filter: "info".to_owned(),
         node_name: "test".to_owned(),
     }
@@ -339,7 +340,6 @@ fn aiosmtpd_dir() -> PathBuf {
 /// receives into `dir`, on `port` (0 for a free one); returns it and its port. `None` (with a
 /// warning, or a failure under CI) when aiosmtpd is not installed.
 pub async fn start_smtp(dir: &Path, port: u16) -> Option<(tokio::process::Child, u16)> {
-    use tokio::io::AsyncBufReadExt;
     if !aiosmtpd_dir().join("aiosmtpd").is_dir() {
         assert!(!under_ci(), "aiosmtpd is not installed: run `just setup`");
         eprintln!(
@@ -359,14 +359,21 @@ pub async fn start_smtp(dir: &Path, port: u16) -> Option<(tokio::process::Child,
         .kill_on_drop(true)
         .spawn()
         .expect("python3 runs");
+    let port = printed_port(&mut child).await;
+    Some((child, port))
+}
+
+/// The port a local peer the test started (spawned with its standard output piped) prints on
+/// its first line once it listens.
+pub async fn printed_port(child: &mut tokio::process::Child) -> u16 {
+    use tokio::io::AsyncBufReadExt;
     let stdout = child.stdout.take().expect("stdout");
     let mut line = String::new();
     tokio::io::BufReader::new(stdout)
         .read_line(&mut line)
         .await
         .expect("the port");
-    let port = line.trim().parse().expect("a port number");
-    Some((child, port))
+    line.trim().parse().expect("a port number")
 }
 
 /// The messages the SMTP server of [`start_smtp`] received, in order.

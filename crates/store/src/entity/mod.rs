@@ -21,6 +21,7 @@ pub mod counters;
 pub mod crawled_pages;
 pub mod credit_ledger;
 pub mod credit_purchases;
+pub mod custom_domains;
 pub mod email_outbox;
 pub mod email_reports;
 pub mod health_samples;

@@ -11,6 +11,7 @@ mod api_keys;
 mod branding;
 mod callbacks;
 mod credits;
+mod custom_domains;
 mod extras;
 mod graph;
 mod jobs;

@@ -5,6 +5,8 @@ export type PageMetaProps = {
   description: string;
   /** Path of the canonical address, e.g. "/pricing"; defaults to the current path. */
   path?: string;
+  /** A whole canonical address on another origin (a branded report on its agency's custom domain); wins over `path`. */
+  canonical?: string;
   noindex?: boolean;
   /** schema.org objects, written as one JSON-LD script. */
   structuredData?: object | object[];
@@ -35,11 +37,11 @@ function upsertLink(rel: string, href: string) {
  * Title, description, canonical, social tags and structured data of a page. It updates the tags
  * the server already put in <head> (docs/ARCHITECTURE.md §7) rather than adding duplicates.
  */
-export function PageMeta({ title, description, path, noindex, structuredData, type = "website" }: PageMetaProps) {
+export function PageMeta({ title, description, path, canonical, noindex, structuredData, type = "website" }: PageMetaProps) {
   const json = structuredData ? JSON.stringify(structuredData) : "";
   useEffect(() => {
     const fullTitle = title.includes("Sitelens") ? title : `${title} | Sitelens`;
-    const url = `${window.location.origin}${path ?? window.location.pathname}`;
+    const url = canonical ?? `${window.location.origin}${path ?? window.location.pathname}`;
     document.title = fullTitle;
     upsertMeta("name", "description", description);
     upsertMeta("name", "robots", noindex ? "noindex, nofollow" : "index, follow");
@@ -64,7 +66,7 @@ export function PageMeta({ title, description, path, noindex, structuredData, ty
     } else {
       script?.remove();
     }
-  }, [title, description, path, noindex, json, type]);
+  }, [title, description, path, canonical, noindex, json, type]);
   return null;
 }
 

@@ -5,7 +5,7 @@ import { adminDateTime, adminGet } from "./api";
 import { Account } from "./purchases-panel";
 import { Table } from "./table";
 
-/** White-label brandings as stored; custom domains are shown as entered, since none is verified yet. */
+/** White-label brandings as stored, with each agency's custom domain and whether it is verified (and so live). */
 export function WhitelabelPanel() {
   const q = useQuery({ queryKey: ["admin", "whitelabel"], queryFn: () => adminGet<AdminWhitelabelRow[]>("/api/admin/whitelabel") });
   return (
@@ -14,7 +14,7 @@ export function WhitelabelPanel() {
         <h2 id="whitelabel-title" className="text-xl font-semibold">
           White-label domains
         </h2>
-        <p className="text-sm text-muted-foreground">Custom domains are listed as their agencies entered them. Sitelens does not verify or serve custom domains yet, so none of these is live.</p>
+        <p className="text-sm text-muted-foreground">A custom domain serves its agency's branded reports only once its DNS TXT record has been verified.</p>
       </div>
       {q.isPending ? (
         <Spinner className="size-6" />
@@ -31,7 +31,7 @@ export function WhitelabelPanel() {
             <Account key="a" id={w.userId} email={w.userEmail} />,
             w.customDomain ? (
               <span key="d">
-                {w.customDomain} <span className="text-xs text-muted-foreground">(not verified)</span>
+                {w.customDomain} <span className="text-xs text-muted-foreground">{w.customDomainVerified ? "(verified)" : "(not verified)"}</span>
               </span>
             ) : (
               "—"

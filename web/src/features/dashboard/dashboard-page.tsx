@@ -14,6 +14,7 @@ import { TeamSection } from "./team-section";
 import { BillingSection } from "./billing-section";
 import { ApiKeysSection } from "./api-keys-section";
 import { WidgetSection } from "./widget-section";
+import { CustomDomainSection } from "../custom-domain/custom-domain-section";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -115,6 +116,7 @@ export function DashboardPage() {
       {!account.team && <BillingSection />}
       <ApiKeysSection />
       <WidgetSection />
+      {!account.team && <CustomDomainSection />}
       <section aria-labelledby="sites" className="flex flex-col gap-4">
         <h2 id="sites" className="text-xl font-semibold">
           Your analyses

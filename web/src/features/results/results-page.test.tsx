@@ -36,7 +36,7 @@ const paid: AnalysisReport = { ...stored, id: "paid-report", paid: true };
 /** The page's text at `address`, with `report` as the server's answer and nobody signed in. */
 function page(address: string, report: AnalysisReport): string {
   const client = new QueryClient();
-  client.setQueryData(["result", report.id], report);
+  client.setQueryData(["result", report.id], { success: true, data: report });
   client.setQueryData(["account"], null);
   return renderToStaticMarkup(
     <QueryClientProvider client={client}>

@@ -16,7 +16,7 @@ import { useSession } from "../../lib/session";
 import { ReportBrandContext, useBrandStore } from "../../lib/brand";
 import { config } from "../../lib/config";
 import { requestAnalysis, AnalyzeError } from "../../api/analyze";
-import { isNotFound, useResult } from "./api/get-result";
+import { isNotFound, useResult, useResultPublicUrl } from "./api/get-result";
 import { ScoreBadge, ScoreRing } from "./score-visuals";
 import { SectionGroups } from "./section-groups";
 import { PerformanceTab } from "./performance-tab";
@@ -184,7 +184,7 @@ function WordpressTip() {
  * with an upgrade prompt. The address's `paid` and `type` only choose presentation (the
  * purchase toast); they unlock nothing.
  */
-export function Report({ report, sample = false }: { report: AnalysisReport; sample?: boolean }) {
+export function Report({ report, sample = false, publicUrl }: { report: AnalysisReport; sample?: boolean; publicUrl?: string }) {
   const paid = report.paid;
   const [params, setParams] = useSearchParams();
   const session = useSession();
@@ -201,7 +201,8 @@ export function Report({ report, sample = false }: { report: AnalysisReport; sam
     else next.set("tab", t);
     setParams(next, { replace: true, preventScrollReset: true });
   };
-  const reportUrl = sample ? `${window.location.origin}/demo` : `${window.location.origin}/results/${encodeURIComponent(report.id)}`;
+  // Custom domains (issue 15 item 3): a branded report is shared on its agency's domain.
+  const reportUrl = sample ? `${window.location.origin}/demo` : (publicUrl ?? `${window.location.origin}/results/${encodeURIComponent(report.id)}`);
   const s = report.scores;
   const host = (() => {
     try {
@@ -228,6 +229,7 @@ export function Report({ report, sample = false }: { report: AnalysisReport; sam
           title={`Website Analysis Results for ${host}: SEO ${s.seo}/100, Performance ${s.performance}/100`}
           description={`${brand ? `${brand.companyName} report` : "Sitelens report"} for ${report.url}: overall ${s.overall}/100, SEO ${s.seo}/100, design ${s.design}/100, technical ${s.technical}/100, performance ${s.performance}/100.`}
           path={`/results/${report.id}`}
+          canonical={publicUrl}
           noindex
         />
       )}
@@ -369,6 +371,7 @@ export function ResultsPage() {
   // was paid for: an edited address gets neither the toast nor anything else.
   const paidParam = search.get("paid") === "true";
   const q = useResult(id);
+  const publicUrl = useResultPublicUrl(id);
   const serverReport = useServerReport();
   const keepServerReport = useKeepServerReport(serverReport, !q.isPending);
   const announced = useRef(false);
@@ -417,5 +420,5 @@ export function ResultsPage() {
       </div>
     );
   }
-  return <Report report={q.data} />;
+  return <Report report={q.data} publicUrl={publicUrl} />;
 }

@@ -600,6 +600,17 @@ async fn my_data_is_exported_and_deleted_with_my_reports() {
     .await;
 }
 
+/// The analyzer's premium report of the planted site (its insta snapshot).
+pub(crate) fn premium_snapshot() -> domain::report::AnalysisReport {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../analyzer/tests/snapshots/analyzer__snapshots__premium_report_of_the_planted_site.snap"
+    );
+    let text = std::fs::read_to_string(path).expect("the analyzer's premium snapshot");
+    let body = text.splitn(3, "---\n").nth(2).expect("snapshot body");
+    serde_json::from_str(body).expect("report")
+}
+
 /// A completed analysis of `url` requested by `user`, with the analyzer's premium snapshot as
 /// its report and `score` as its overall score; returns the report id.
 pub(crate) async fn complete_analysis(
@@ -608,13 +619,7 @@ pub(crate) async fn complete_analysis(
     user: i64,
     score: u32,
 ) -> uuid::Uuid {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../analyzer/tests/snapshots/analyzer__snapshots__premium_report_of_the_planted_site.snap"
-    );
-    let text = std::fs::read_to_string(path).expect("the analyzer's premium snapshot");
-    let body = text.splitn(3, "---\n").nth(2).expect("snapshot body");
-    let mut report: domain::report::AnalysisReport = serde_json::from_str(body).expect("report");
+    let mut report = premium_snapshot();
     report.url = url.to_owned();
     report.scores.overall = score;
     store::jobs::enqueue_analysis(

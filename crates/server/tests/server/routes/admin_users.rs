@@ -532,12 +532,19 @@ async fn the_overview_and_lists_show_what_is_stored() {
             bid,
             &store::accounts::Branding {
                 company_name: "Acme Audits".into(),
-                custom_domain: Some("audits.acme.example".into()),
                 ..Default::default()
             },
         )
         .await
         .expect("branding");
+        store::custom_domains::set_domain(
+            &store_db,
+            bid,
+            "audits.acme.example",
+            "0123456789abcdef0123456789abcdef",
+        )
+        .await
+        .expect("custom domain");
 
         let view = cast.support.get("/api/admin/overview").await.json;
         assert_eq!(view["analyses"], 2, "{view}");
@@ -571,6 +578,7 @@ async fn the_overview_and_lists_show_what_is_stored() {
         let brands = cast.support.get("/api/admin/whitelabel").await.json;
         assert_eq!(brands[0]["companyName"], "Acme Audits", "{brands}");
         assert_eq!(brands[0]["customDomain"], "audits.acme.example");
+        assert_eq!(brands[0]["customDomainVerified"], false);
         assert_eq!(brands[0]["userEmail"], "buyer@example.com");
 
         let jobs = cast.support.get("/api/admin/jobs?status=failed").await.json;

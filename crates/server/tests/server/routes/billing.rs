@@ -615,7 +615,6 @@ web.run_app(app, sock=sock, print=None, access_log=None)
 
 /// Starts localstripe; `None` (with a warning, or a failure under CI) when it is not installed.
 async fn start_localstripe() -> Option<(tokio::process::Child, String)> {
-    use tokio::io::AsyncBufReadExt;
     if !localstripe_dir().join("localstripe").is_dir() {
         assert!(
             !crate::support::under_ci(),
@@ -633,13 +632,7 @@ async fn start_localstripe() -> Option<(tokio::process::Child, String)> {
         .kill_on_drop(true)
         .spawn()
         .expect("python3 runs");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    tokio::io::BufReader::new(stdout)
-        .read_line(&mut line)
-        .await
-        .expect("the port");
-    let port: u16 = line.trim().parse().expect("a port number");
+    let port = crate::support::printed_port(&mut child).await;
     Some((child, format!("http://127.0.0.1:{port}")))
 }
 

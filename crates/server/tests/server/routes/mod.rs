@@ -13,6 +13,7 @@ pub(crate) mod api_v1;
 mod billing;
 mod callback_secret;
 mod contact;
+mod custom_domains;
 mod files;
 mod health;
 mod oidc;
@@ -73,6 +74,7 @@ fn table() -> Vec<Case> {
     t.extend(billing::malformed());
     t.extend(api_keys::malformed());
     t.extend(callback_secret::malformed());
+    t.extend(custom_domains::malformed());
     t.extend(admin_users::malformed());
     t.extend(whitelabel::malformed());
     t.extend(widget::malformed());

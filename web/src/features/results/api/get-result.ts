@@ -8,6 +8,11 @@ import { timings, type AnalysisReport, type ResultResponse } from "../../../lib/
  * out. Please try again.'; a non-OK answer is 'Request failed with status {code}'.
  */
 export async function getResult(id: string, outer?: AbortSignal): Promise<AnalysisReport> {
+  return (await getResultResponse(id, outer)).data;
+}
+
+/** The whole answer of GET /api/results/{id}: the report, and its `publicUrl` when it has one. */
+export async function getResultResponse(id: string, outer?: AbortSignal): Promise<ResultResponse> {
   const controller = new AbortController();
   const abort = () => controller.abort();
   outer?.addEventListener("abort", abort);
@@ -28,7 +33,7 @@ export async function getResult(id: string, outer?: AbortSignal): Promise<Analys
     if (!res.ok) throw new ApiError(res.status, `Request failed with status ${res.status}`);
     const body = (await res.json()) as ResultResponse;
     if (!body.success || !body.data) throw new ApiError(404, "Analysis not found");
-    return body.data;
+    return body;
   } catch (e) {
     if (timedOut) throw new Error("Request timed out. Please try again.", { cause: e });
     throw e;
@@ -39,9 +44,15 @@ export async function getResult(id: string, outer?: AbortSignal): Promise<Analys
 }
 
 export const resultQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ["result", id], queryFn: ({ signal }) => getResult(id, signal), enabled: !!id });
+  queryOptions({ queryKey: ["result", id], queryFn: ({ signal }) => getResultResponse(id, signal), enabled: !!id });
 
-export const useResult = (id: string) => useQuery(resultQueryOptions(id));
+export const useResult = (id: string) => useQuery({ ...resultQueryOptions(id), select: (r) => r.data });
+
+/**
+ * Custom domains (issue 15 item 3): the report's public address on its agency's verified domain,
+ * from the same cached answer as `useResult`; undefined for every other report.
+ */
+export const useResultPublicUrl = (id: string) => useQuery({ ...resultQueryOptions(id), select: (r) => r.publicUrl }).data;
 
 /** Whether the error means the analysis does not exist (rather than a failure to load it). */
 export const isNotFound = (e: unknown) => e instanceof ApiError && e.status === 404;
