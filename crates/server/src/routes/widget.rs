@@ -300,15 +300,18 @@ async fn submit_lead(
     };
     let form = body.ok().map(|ApiJson(form)| form);
     let res = match widget::submit_lead(&state.db, delivery, &widget, ip, form.as_ref()).await {
-        Ok(id) => (
-            StatusCode::CREATED,
-            Json(WidgetLeadAccepted {
-                success: true,
-                analysis_id: id.to_string(),
-                report_url: widget::report_url(&state.config.public_url, id),
-            }),
-        )
-            .into_response(),
+        Ok(id) => {
+            let base = widget::report_base(&state.db, &state.config, &widget).await;
+            (
+                StatusCode::CREATED,
+                Json(WidgetLeadAccepted {
+                    success: true,
+                    analysis_id: id.to_string(),
+                    report_url: widget::report_url(&base, id),
+                }),
+            )
+                .into_response()
+        }
         Err(e) => AppError::from(e).into_response(),
     };
     with_cors(res, &origin)

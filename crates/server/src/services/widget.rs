@@ -518,6 +518,14 @@ fn lead_mail_body(config: &Config, lead: &NewLead) -> String {
     )
 }
 
+/// Where the visitor's branded report is read: the agency's verified custom domain, else our
+/// public address.
+pub async fn report_base(db: &DatabaseConnection, config: &Config, widget: &Widget) -> String {
+    crate::services::custom_domains::public_base_for(db, widget.agency.id)
+        .await
+        .unwrap_or_else(|| config.public_url.clone())
+}
+
 /// Where the widget's analysis `analysis_id` stands, for the visitor's page; an analysis this
 /// key did not start is "not found".
 pub async fn progress(
@@ -541,11 +549,17 @@ pub async fn progress(
         JobStatus::Complete => AnalysisStatus::Complete,
         JobStatus::Failed => AnalysisStatus::Failed,
     };
+    let report = match job.status {
+        JobStatus::Complete => Some(report_url(
+            &report_base(db, config, widget).await,
+            job.result_id.unwrap_or(job.id),
+        )),
+        _ => None,
+    };
     Ok(WidgetProgress {
         status,
         progress: event.progress,
         message: event.message,
-        report_url: (job.status == JobStatus::Complete)
-            .then(|| report_url(&config.public_url, job.result_id.unwrap_or(job.id))),
+        report_url: report,
     })
 }
