@@ -67,6 +67,13 @@ test("an agency verifies its domain and its branded report is served there", asy
   page.goto = (url, options) => goto(url.startsWith("/") ? base + url : url, options);
   await signUp(page, email);
   execFileSync(server.bin, ["set-plan", email, "agency"], { env: { ...process.env, SITELENS_DATABASE_URL: server.databaseUrl }, stdio: "pipe" });
+  // The brand first: the reports a custom domain serves wear it.
+  const account = await (await page.request.get(`${base}/api/account`)).json();
+  const brand = await page.request.put(`${base}/api/white-label`, {
+    headers: { "x-csrf-token": account.csrfToken as string },
+    data: { companyName: "Grace Agency", primaryColor: "#7C3AED" },
+  });
+  expect(brand.status(), await brand.text()).toBe(200);
   await page.goto("/dashboard");
 
   const card = page.getByRole("heading", { name: "Custom domain" });
@@ -100,6 +107,9 @@ test("an agency verifies its domain and its branded report is served there", asy
     const res = await visitor.goto(`http://${HOST}/results/${id}`);
     expect(res?.status()).toBe(200);
     await expect(visitor.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible({ timeout: 30_000 });
+    // The agency's frame, not ours: no header, link or upsell of Sitelens there.
+    await expect(visitor.getByText("Report prepared by Grace Agency")).toBeVisible();
+    expect(await visitor.locator("body").innerText()).not.toContain("Sitelens");
     // The canonical address is the custom domain's, by the report's own id (the address above names its analysis).
     await expect(visitor.locator('link[rel="canonical"]')).toHaveAttribute("href", new RegExp(`^https://${HOST.replace(/[.-]/g, "\\$&")}/results/[0-9a-f-]{36}$`));
     await shot(visitor, info, "custom-domain-report");

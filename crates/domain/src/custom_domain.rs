@@ -30,6 +30,9 @@ pub const LABEL_MAX: usize = 63;
 
 /// Refusal when an account whose plan lacks white-label asks for a custom domain.
 pub const NOT_ENTITLED: &str = "Custom domains are part of the Agency and Enterprise plans.";
+/// Refusal of a domain before the agency saved its brand: the reports its domain serves wear it.
+pub const NO_BRAND: &str =
+    "Save your brand on the white-label page first: the reports on your domain wear it.";
 /// Refusal when another agency already uses the domain.
 pub const TAKEN: &str = "Another account already uses this domain. If it is yours, remove it there first or contact support.";
 /// The text when the check could not be made (the resolver timed out or failed).

@@ -597,7 +597,7 @@ impl From<CustomDomainError> for AppError {
         match e {
             CustomDomainError::Forbidden(m) => Self::Forbidden(m),
             CustomDomainError::Invalid(_) => Self::Unprocessable(e.to_string()),
-            CustomDomainError::Taken => Self::Conflict(e.to_string()),
+            CustomDomainError::Taken | CustomDomainError::NoBrand => Self::Conflict(e.to_string()),
             CustomDomainError::NoDomain => Self::NotFound(e.to_string()),
             CustomDomainError::Store(e) => e.into(),
         }

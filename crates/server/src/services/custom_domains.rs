@@ -55,6 +55,9 @@ pub enum CustomDomainError {
     /// Another account has the domain.
     #[error("{}", rules::TAKEN)]
     Taken,
+    /// A domain before a brand (`rules::NO_BRAND`).
+    #[error("{}", rules::NO_BRAND)]
+    NoBrand,
     /// Verify or read without a domain.
     #[error("You have no custom domain yet: enter one first")]
     NoDomain,
@@ -366,6 +369,13 @@ pub async fn set_domain(
 ) -> Result<CustomDomainSettings, CustomDomainError> {
     require_white_label(db, user).await?;
     let domain = rules::normalize_domain(typed, &domains.target_host)?;
+    // A custom domain serves the agency's branded reports: without a brand they would wear ours.
+    if store::accounts::branding_for_user(db, user.id)
+        .await?
+        .is_none()
+    {
+        return Err(CustomDomainError::NoBrand);
+    }
     let row = store::custom_domains::set_domain(db, user.id, &domain, &new_token()?).await?;
     domains.forget();
     Ok(settings_of(domains, Some(row)))

@@ -112,7 +112,22 @@ async fn agency<'a>(app: &'a TestApp, email: &str, name: &str, plan: &str) -> (B
     store::users::set_subscription_plan(&app.running.db, id, plan)
         .await
         .expect("plan");
+    brand(&app.running.db, id, name).await;
     (b, id)
+}
+
+/// Saves a brand for `user`: a custom domain serves branded reports only.
+async fn brand(db: &store::DatabaseConnection, user: i64, name: &str) {
+    store::accounts::save_branding(
+        db,
+        user,
+        &store::accounts::Branding {
+            company_name: format!("Agency {name}"),
+            ..store::accounts::Branding::default()
+        },
+    )
+    .await
+    .expect("brand");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -185,6 +200,13 @@ async fn custom_domain_routes_answer_by_who_asks() {
         let mut forged = owner.clone();
         forged.drop_csrf();
         assert_eq!(forged.send("PUT", DOMAIN, Some(put.clone())).await.status, 403);
+
+        // A domain serves branded reports: first the brand, then the domain.
+        let unbranded = owner.send("PUT", DOMAIN, Some(put.clone())).await;
+        assert_eq!(unbranded.status, 409, "{engine:?}: {}", unbranded.json);
+        assert_eq!(unbranded.json["error"], domain::custom_domain::NO_BRAND);
+        assert_eq!(owner.get(DOMAIN).await.json["customDomain"], Value::Null);
+        brand(&store_db, owner_id, "owner").await;
 
         // Set: normalised, unverified, with the record to add.
         let set = owner
