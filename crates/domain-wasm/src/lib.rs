@@ -192,6 +192,14 @@ pub fn validate_contact(
     to_js(&forms::validate_contact(&from_js(form)?))
 }
 
+/// Errors of a report sent to a client from the dashboard (issue 15 item 4).
+#[wasm_bindgen(js_name = validateSendReport, unchecked_return_type = "FieldError[]")]
+pub fn validate_send_report(
+    #[wasm_bindgen(unchecked_param_type = "SendReportRequest")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&domain::report_mail::validate_send_report(&from_js(form)?))
+}
+
 /// Affiliate application errors (docs/PRODUCT.md §3.10).
 #[wasm_bindgen(js_name = validateAffiliateApplication, unchecked_return_type = "FieldError[]")]
 pub fn validate_affiliate_application(
