@@ -537,6 +537,16 @@ pub fn resolve_checkout(
     to_js(&checkout::resolve_checkout(&from_js(query)?).map_err(fail)?)
 }
 
+/// The query of a mailed upgrade link once the server named its site; throws the message to
+/// show when the link's package is not an upgrade.
+#[wasm_bindgen(js_name = withUpgradeSite, unchecked_return_type = "CheckoutQuery")]
+pub fn with_upgrade_site(
+    #[wasm_bindgen(unchecked_param_type = "CheckoutQuery")] query: JsValue,
+    site: &str,
+) -> Result<JsValue, JsError> {
+    to_js(&checkout::with_upgrade_site(&from_js(query)?, site).map_err(fail)?)
+}
+
 /// What a plan costs per period with extra seats, cents; null when it cannot be bought so.
 #[wasm_bindgen(js_name = planChargeCents, unchecked_return_type = "number | null")]
 pub fn plan_charge_cents(
