@@ -131,7 +131,7 @@ export function SendReportDialog({ reportId, site }: { reportId: string; site: s
       </DialogTrigger>
       <DialogContent>
         <DialogTitle>Send to client</DialogTitle>
-        <DialogDescription className="break-all">Email the report of {site} with its PDF to your client.</DialogDescription>
+        <DialogDescription className="break-words">Email the report of {site} with its PDF to your client.</DialogDescription>
         <SendReportForm
           id={id}
           form={form}
