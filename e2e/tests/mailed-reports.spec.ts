@@ -1,19 +1,4 @@
-import type { Page } from "@playwright/test";
-import { test, expect, shot, analyze, mailTo } from "./fixtures";
-
-const PASSWORD = "correct horse battery";
-
-/** A new account, signed in, on its dashboard. */
-async function signUp(page: Page, email: string) {
-  await page.goto("/accounts/sign-up");
-  await page.getByLabel("First name").fill("Grace");
-  await page.getByLabel("Last name").fill("Hopper");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Username").fill(email.split("@")[0]);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+import { test, expect, shot, analyze, mailTo, signUp, PASSWORD } from "./fixtures";
 
 /** The attachment of a received mail, decoded. */
 function pdfOf(mail: { attachments: { filename: string; content_type: string; base64: string }[] }) {

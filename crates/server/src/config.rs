@@ -1047,6 +1047,25 @@ mod tests {
     }
 
     #[test]
+    fn the_attachment_cap_defaults_to_domains() {
+        assert_eq!(
+            defaults().mail_attachment_max_bytes,
+            domain::report_mail::ATTACHMENT_MAX_BYTES
+        );
+        let vars = |kb: &'static str| {
+            move |n: &str| (n == "SITELENS_MAIL_ATTACHMENT_MAX_KB").then(|| kb.to_owned())
+        };
+        assert_eq!(
+            Config::from_vars(vars("0")).map(|c| c.mail_attachment_max_bytes),
+            Ok(0)
+        );
+        for bad in ["-1", "5 MB", "2000000"] {
+            let e = Config::from_vars(vars(bad)).expect_err(bad);
+            assert_eq!(e.name, "SITELENS_MAIL_ATTACHMENT_MAX_KB");
+        }
+    }
+
+    #[test]
     fn readme_table_matches_the_defaults() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
         let readme = std::fs::read_to_string(path).expect("README.md");
