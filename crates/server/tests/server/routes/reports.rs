@@ -480,6 +480,18 @@ async fn a_report_is_sent_to_a_client_by_whom_the_team_allows() {
         }
         mail_to(&dir, "client-2@client.example", "website report").await;
 
+        // The download form of the agency's report mails its reader in the agency's voice too,
+        // with no upgrade to a Sitelens report.
+        let (status, _) = download(&app, &id, "lead@client.example").await;
+        assert_eq!(status, 200);
+        let lead = mail_to(&dir, "lead@client.example", "Your website report").await;
+        assert_eq!(lead["from"], "Studio Grace <reports@mail.studio.example>");
+        assert_eq!(lead["reply_to"], "hello@studio.example");
+        let text = lead["body"].as_str().expect("body").replace("https://sitelens.test/", "");
+        assert!(text.contains("prepared by Studio Grace"), "{text}");
+        assert!(!text.to_lowercase().contains("sitelens"), "{text}");
+        assert!(!text.contains("upgradeToken"), "{text}");
+
         // The fields are checked with domain's messages; nothing is sent.
         for (body, message) in [
             (json!({"email": "nope", "firstName": "Ada"}), "Please enter a valid email address"),
