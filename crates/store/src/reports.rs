@@ -13,7 +13,7 @@ use sea_orm::{
 use uuid::Uuid;
 
 use crate::clock::now;
-use crate::entity::{analysis_jobs, email_reports, users};
+use crate::entity::{email_reports, users};
 use crate::outbox::NewEmail;
 use crate::{StoreError, StoreResult, begin_write};
 
@@ -147,21 +147,6 @@ async fn limited<C: ConnectionTrait>(
             .await?
             .map_or(sender.since, |r| r.created_at),
     ))
-}
-
-/// Who requested the report `result_id`: the requester of its oldest analysis that has one
-/// (a report shared by two requests belongs to the first), if any.
-pub async fn report_requester(
-    db: &DatabaseConnection,
-    result_id: Uuid,
-) -> StoreResult<Option<i64>> {
-    Ok(analysis_jobs::Entity::find()
-        .filter(analysis_jobs::Column::ResultId.eq(result_id))
-        .filter(analysis_jobs::Column::RequesterUserId.is_not_null())
-        .order_by_asc(analysis_jobs::Column::CreatedAt)
-        .one(db)
-        .await?
-        .and_then(|job| job.requester_user_id))
 }
 
 /// The row of a new request.

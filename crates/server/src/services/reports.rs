@@ -155,31 +155,17 @@ impl ReportOutbox<'_> {
 /// The content type of a report's PDF.
 const PDF_TYPE: &str = "application/pdf";
 
-/// The voice of a report's mail: the agency's, when the report wears the brand of `owner` (the
-/// account, or team, it belongs to; [`domain::whitelabel::report_branded`]) and a brand was
-/// saved; Sitelens' otherwise.
-async fn mail_voice(
-    db: &DatabaseConnection,
-    report: &AnalysisReport,
-    owner: Option<&users::Model>,
-) -> Result<MailVoice, StoreError> {
-    let Some(owner) = owner else {
-        return Ok(MailVoice::Sitelens);
-    };
-    let white_label =
-        domain::whitelabel::account_white_label(&owner.subscription_plan, owner.has_white_label);
-    if !domain::whitelabel::report_branded(report.paid, report.report_type, white_label) {
-        return Ok(MailVoice::Sitelens);
-    }
-    Ok(
-        match store::accounts::branding_for_user(db, owner.id).await? {
-            Some(brand) => MailVoice::Agency {
-                name: brand.company_name,
-                contact_email: brand.contact_email.filter(|e| !e.trim().is_empty()),
-            },
-            None => MailVoice::Sitelens,
+/// The voice of a report's mail: the agency's when the report wears its brand (decided when the
+/// report was made, [`domain::whitelabel::report_branded`], and read with it), Sitelens' otherwise;
+/// so a mail never speaks for someone other than the report it links.
+fn mail_voice(report: &AnalysisReport) -> MailVoice {
+    match &report.branding {
+        Some(brand) => MailVoice::Agency {
+            name: brand.company_name.clone(),
+            contact_email: brand.contact_email.clone().filter(|e| !e.trim().is_empty()),
         },
-    )
+        None => MailVoice::Sitelens,
+    }
 }
 
 /// The file name a mailed PDF is sent under: the download's, without Sitelens' name when the
@@ -218,18 +204,7 @@ pub async fn record_download(
         store::reports::create_email_report(db, &lead).await?;
         return Ok(());
     }
-    let owner = match lead.analysis_result_id {
-        Some(id) => match store::reports::report_requester(db, id).await? {
-            Some(user) => Some(store::users::get_user(db, user).await?),
-            None => None,
-        },
-        None => None,
-    };
-    let owner = match owner {
-        Some(user) => Some(team_context(db, &user).await.map_err(account_store)?.0),
-        None => None,
-    };
-    let voice = mail_voice(db, report, owner.as_ref()).await?;
+    let voice = mail_voice(report);
     let attachment = outbox
         .attachment(pdf, attachment_name(report, &voice))
         .await;
@@ -276,17 +251,6 @@ fn new_email(to: &str, mail: ReportMail, attachment: Option<Attachment>) -> NewE
     }
 }
 
-/// A store error out of an account lookup.
-fn account_store(e: AccountError) -> StoreError {
-    match e {
-        AccountError::Store(e) => e,
-        other => StoreError::Data {
-            what: format!("team of a report's owner: {other}"),
-            source: None,
-        },
-    }
-}
-
 /// Why a report was not sent to a client.
 #[derive(Debug, thiserror::Error)]
 pub enum SendError {
@@ -320,7 +284,13 @@ pub enum SendError {
 
 impl From<AccountError> for SendError {
     fn from(e: AccountError) -> Self {
-        SendError::Store(account_store(e))
+        match e {
+            AccountError::Store(e) => SendError::Store(e),
+            other => SendError::Store(StoreError::Data {
+                what: format!("the sender's team: {other}"),
+                source: None,
+            }),
+        }
     }
 }
 
@@ -379,7 +349,7 @@ pub async fn send_to_client(
         return Err(limited(oldest));
     }
     let pdf = report_pdf(db, outbox.blobs, &report).await?;
-    let voice = mail_voice(db, &report, Some(&owner)).await?;
+    let voice = mail_voice(&report);
     let attachment = outbox
         .attachment(&pdf, attachment_name(&report, &voice))
         .await;

@@ -412,8 +412,10 @@ async fn a_report_is_sent_to_a_client_by_whom_the_team_allows() {
             .expect("join");
         join_team(&conn, owner_id, bare_id, "member").await;
 
+        // The agency's report (white-label by its plan, so it wears the brand), which its team
+        // shares.
         let report = full_report("https://client.example/", ReportType::Basic);
-        let id = owned_report(&conn, &report, Some(member_id)).await;
+        let id = owned_report(&conn, &report, Some(owner_id)).await;
         let path = format!("/api/reports/{id}/send");
 
         // Who may send it.
@@ -468,6 +470,9 @@ async fn a_report_is_sent_to_a_client_by_whom_the_team_allows() {
         let files = attachments(&mail);
         assert_eq!(files.len(), 1);
         assert!(files[0].2.starts_with(b"%PDF-"));
+        let pdf = pdf_text(&files[0].2);
+        assert!(pdf.contains("Studio Grace"), "the attached PDF wears the brand");
+        assert!(!pdf.to_lowercase().contains("sitelens"), "{pdf}");
         assert!(files[0].0.starts_with("report-client.example-"), "{}", files[0].0);
         // Nothing names Sitelens but the server's own public address, which the operator sets
         // (and a custom domain replaces).
