@@ -1,19 +1,9 @@
 import type { Page } from "@playwright/test";
-import { test, expect, shot, analyze } from "./fixtures";
-
-const PASSWORD = "correct horse battery";
+import { test, expect, shot, analyze, signUp, PASSWORD } from "./fixtures";
 
 /** A new account, signed out again, so the journey starts as a visitor who has one. */
 async function accountThenSignOut(page: Page, email: string) {
-  await page.goto("/accounts/sign-up");
-  await page.getByLabel("First name").fill("Grace");
-  await page.getByLabel("Last name").fill("Hopper");
-  await page.getByLabel("Email").fill(email);
-  // Usernames are unique: each buyer takes the local part of their own address.
-  await page.getByLabel("Username").fill(email.split("@")[0]);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signUp(page, email);
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(page).toHaveURL(/\/$/);
 }

@@ -100,15 +100,25 @@ export async function analyze(page: Page, url: string) {
   await expect(page.getByRole("heading", { name: "Website Analysis Results" })).toBeVisible({ timeout: 30_000 });
 }
 
-type Mail = { to: string[]; subject: string; body: string };
+/** A message as `scripts/mail-sink.py` wrote it. */
+export type Mail = {
+  to: string[];
+  from: string;
+  reply_to: string | null;
+  subject: string;
+  content_type: string;
+  body: string;
+  attachments: { filename: string; content_type: string; base64: string }[];
+};
 
 /**
- * The newest message to `address` with `subject` that the test's SMTP server received
- * (global-setup.ts), waiting for it to arrive; then the link in it to the accounts page `page`.
+ * The newest message to `address` whose subject is `subject` (or matches it) that the test's
+ * SMTP server received (global-setup.ts), waiting for it to arrive.
  */
-export async function mailedLink(address: string, subject: string, page: string): Promise<string> {
+export async function mailTo(address: string, subject: string | RegExp): Promise<Mail> {
   const dir = process.env.E2E_MAIL_DIR;
   if (!dir) throw new Error("E2E_MAIL_DIR is not set: the suite's global setup starts the mail server");
+  const wanted = (s: string) => (typeof subject === "string" ? s === subject : subject.test(s));
   let found: Mail | undefined;
   await expect
     .poll(
@@ -117,14 +127,21 @@ export async function mailedLink(address: string, subject: string, page: string)
           .filter((f) => f.endsWith(".json"))
           .sort()
           .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as Mail);
-        found = mails.reverse().find((m) => m.to.includes(address) && m.subject === subject);
+        found = mails.reverse().find((m) => m.to.includes(address) && wanted(m.subject));
         return found !== undefined;
       },
-      { message: `a mail "${subject}" to ${address}` },
+      { message: `a mail "${String(subject)}" to ${address}` },
     )
     .toBe(true);
-  const link = found?.body.match(new RegExp(`https?://\\S+/${page}\\?token=[A-Za-z0-9_-]+`))?.[0];
-  if (!link) throw new Error(`no ${page} link in the mail "${subject}":\n${found?.body}`);
+  if (!found) throw new Error(`no mail "${String(subject)}" to ${address}`);
+  return found;
+}
+
+/** The link to the accounts page `page` in the newest mail to `address` with `subject`. */
+export async function mailedLink(address: string, subject: string, page: string): Promise<string> {
+  const found = await mailTo(address, subject);
+  const link = found.body.match(new RegExp(`https?://\\S+/${page}\\?token=[A-Za-z0-9_-]+`))?.[0];
+  if (!link) throw new Error(`no ${page} link in the mail "${subject}":\n${found.body}`);
   return link;
 }
 

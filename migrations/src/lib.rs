@@ -34,6 +34,7 @@ mod m20261129_000023_admin_audit;
 mod m20261129_000024_disabled_users;
 mod m20261129_000025_affiliate_tracking;
 mod m20261129_000026_sales_contact;
+mod m20261129_000027_mail_attachments;
 mod m20261129_000028_widget;
 mod m20261129_000029_custom_domains;
 mod util;
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_000024_disabled_users::Migration),
             Box::new(m20261129_000025_affiliate_tracking::Migration),
             Box::new(m20261129_000026_sales_contact::Migration),
+            Box::new(m20261129_000027_mail_attachments::Migration),
             Box::new(m20261129_000028_widget::Migration),
             Box::new(m20261129_000029_custom_domains::Migration),
         ]

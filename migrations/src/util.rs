@@ -85,3 +85,33 @@ pub fn now_column(name: &'static str) -> ColumnDef {
         .default(Expr::current_timestamp())
         .take()
 }
+
+/// Adds `column` to `table`. One change per statement: SQLite's `ALTER TABLE` takes a single
+/// one, PostgreSQL any number, so one statement each works on both.
+pub async fn add_column(
+    manager: &SchemaManager<'_>,
+    table: &'static str,
+    column: ColumnDef,
+) -> Result<(), DbErr> {
+    manager
+        .alter_table(Table::alter().table(c(table)).add_column(column).to_owned())
+        .await
+}
+
+/// Drops each `(table, column)` in the order given, one statement each (see [`add_column`]).
+pub async fn drop_columns(
+    manager: &SchemaManager<'_>,
+    columns: &[(&'static str, &'static str)],
+) -> Result<(), DbErr> {
+    for &(table, column) in columns {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(c(table))
+                    .drop_column(c(column))
+                    .to_owned(),
+            )
+            .await?;
+    }
+    Ok(())
+}

@@ -192,6 +192,14 @@ pub fn validate_contact(
     to_js(&forms::validate_contact(&from_js(form)?))
 }
 
+/// Errors of a report sent to a client from the dashboard (issue 15 item 4).
+#[wasm_bindgen(js_name = validateSendReport, unchecked_return_type = "FieldError[]")]
+pub fn validate_send_report(
+    #[wasm_bindgen(unchecked_param_type = "SendReportRequest")] form: JsValue,
+) -> Result<JsValue, JsError> {
+    to_js(&domain::report_mail::validate_send_report(&from_js(form)?))
+}
+
 /// Affiliate application errors (docs/PRODUCT.md §3.10).
 #[wasm_bindgen(js_name = validateAffiliateApplication, unchecked_return_type = "FieldError[]")]
 pub fn validate_affiliate_application(
@@ -527,6 +535,16 @@ pub fn resolve_checkout(
     #[wasm_bindgen(unchecked_param_type = "CheckoutQuery")] query: JsValue,
 ) -> Result<JsValue, JsError> {
     to_js(&checkout::resolve_checkout(&from_js(query)?).map_err(fail)?)
+}
+
+/// The query of a mailed upgrade link once the server named its site; throws the message to
+/// show when the link's package is not an upgrade.
+#[wasm_bindgen(js_name = withUpgradeSite, unchecked_return_type = "CheckoutQuery")]
+pub fn with_upgrade_site(
+    #[wasm_bindgen(unchecked_param_type = "CheckoutQuery")] query: JsValue,
+    site: &str,
+) -> Result<JsValue, JsError> {
+    to_js(&checkout::with_upgrade_site(&from_js(query)?, site).map_err(fail)?)
 }
 
 /// What a plan costs per period with extra seats, cents; null when it cannot be bought so.

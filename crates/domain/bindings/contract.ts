@@ -2330,7 +2330,12 @@ interval?: string,
 /**
  * A plan's extra seats (0 by default).
  */
-seats?: string, };
+seats?: string, 
+/**
+ * The upgrade link of a mailed report (`?package=starter&upgradeToken=…`): the server
+ * reads the site from the report request it names ([`with_upgrade_site`]).
+ */
+upgradeToken?: string, };
 
 export type CheckoutItem = { 
 /**
@@ -2520,6 +2525,40 @@ subscription: SubscriptionView | null,
  * Purchases and paid invoices, newest first.
  */
 purchases: Array<PurchaseView>, };
+
+export type UpgradeTarget = { 
+/**
+ * The package the link buys (`starter`).
+ */
+package: string, 
+/**
+ * The site the upgrade analyses.
+ */
+url: string, 
+/**
+ * The report the link was mailed with, if it still exists.
+ */
+reportId: string | null, };
+
+export type SendReportRequest = { 
+/**
+ * The client's address.
+ */
+email: string, 
+/**
+ * The client's first name, for the greeting.
+ */
+firstName: string, 
+/**
+ * A personal message put in the mail (optional).
+ */
+message?: string, };
+
+export type SendReportResponse = { 
+/**
+ * 'The report is on its way to …'.
+ */
+message: string, };
 
 export type ApiErrorCode = "unauthorized" | "invalid_request" | "invalid_url" | "invalid_callback_url" | "insufficient_credits" | "not_found" | "method_not_allowed" | "idempotency_key_reused" | "analysis_not_finished" | "analysis_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
 

@@ -8,7 +8,8 @@ use ts_rs::{Config, TS};
 
 use crate::{
     accounts, admin, admin_area, affiliates, api, callbacks, checkout, commerce, constants,
-    contact, credits, custom_domain, forms, performance, professional, report, robots, score,
+    contact, credits, custom_domain, forms, performance, professional, report, report_mail,
+    robots, score,
     site_url, snippet, status, whitelabel, widget,
 };
 
@@ -160,6 +161,9 @@ pub fn typescript() -> String {
         checkout::SubscriptionView,
         checkout::PurchaseView,
         checkout::BillingOverview,
+        checkout::UpgradeTarget,
+        report_mail::SendReportRequest,
+        report_mail::SendReportResponse,
         api::ApiErrorCode,
         api::ApiErrorDetail,
         api::ApiErrorBody,

@@ -137,6 +137,11 @@ pub struct CheckoutQuery {
     #[serde(default)]
     #[ts(optional)]
     pub seats: Option<String>,
+    /// The upgrade link of a mailed report (`?package=starter&upgradeToken=…`): the server
+    /// reads the site from the report request it names ([`with_upgrade_site`]).
+    #[serde(default)]
+    #[ts(optional)]
+    pub upgrade_token: Option<String>,
 }
 
 /// A checkout that was started (`POST /api/checkout`): where to send the buyer, and what they
@@ -464,6 +469,65 @@ fn upgrade_item(
         extra_seats: 0,
         report_type: Some(report_type),
         url: Some(url),
+    })
+}
+
+/// Length of an upgrade token: the 32 lower-case hex digits of a random UUID.
+pub const UPGRADE_TOKEN_LEN: usize = 32;
+/// An upgrade link whose token is not one we could have written.
+pub const UPGRADE_TOKEN_MALFORMED: &str = "This upgrade link is incomplete or damaged. Nothing was charged; please open the link from your email again, or start from your report.";
+/// An upgrade link whose token names no report request.
+pub const UPGRADE_TOKEN_UNKNOWN: &str = "This upgrade link does not belong to any report we sent. Nothing was charged; please start again from your report.";
+/// An upgrade token with a package that is not an upgrade.
+pub const UPGRADE_TOKEN_PACKAGE: &str = "An upgrade link buys the professional report of its site only. Nothing was charged; please choose again on the pricing page.";
+
+/// The upgrade token of an address, checked for its form (trimmed): `Err` with the message to
+/// show when it cannot be one of ours, so it is never looked up.
+pub fn check_upgrade_token(raw: &str) -> Result<&str, CheckoutError> {
+    let token = raw.trim();
+    if token.len() == UPGRADE_TOKEN_LEN
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        Ok(token)
+    } else {
+        refuse(UPGRADE_TOKEN_MALFORMED)
+    }
+}
+
+/// The checkout address of a mailed report's upgrade link (docs/PRODUCT.md §7.10 with the
+/// token in place of the address: the server reads the site from the report it names).
+pub fn upgrade_checkout_path(token: &str) -> String {
+    format!("/checkout?package=starter&upgradeToken={token}")
+}
+
+/// What an upgrade token names: the report's site and the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeTarget {
+    /// The package the link buys (`starter`).
+    pub package: String,
+    /// The site the upgrade analyses.
+    pub url: String,
+    /// The report the link was mailed with, if it still exists.
+    pub report_id: Option<String>,
+}
+
+/// The query of an upgrade link once its token is resolved to `site`: the token's site replaces
+/// any `url` and `amount` in the address (the report request, not the address, says what is
+/// upgraded; the price is then [`resolve_checkout`]'s). A token with a package that is not an
+/// upgrade is refused.
+pub fn with_upgrade_site(q: &CheckoutQuery, site: &str) -> Result<CheckoutQuery, CheckoutError> {
+    if present(&q.package).is_none_or(|p| upgrade_report_type(p).is_none())
+        || present(&q.kind).is_some()
+    {
+        return refuse(UPGRADE_TOKEN_PACKAGE);
+    }
+    Ok(CheckoutQuery {
+        url: Some(site.to_owned()),
+        amount: None,
+        ..q.clone()
     })
 }
 
@@ -797,10 +861,69 @@ mod tests {
                 "url" => q.url = v,
                 "interval" => q.interval = v,
                 "seats" => q.seats = v,
+                "upgradeToken" => q.upgrade_token = v,
                 _ => unreachable!(),
             }
         }
         q
+    }
+
+    #[test]
+    fn an_upgrade_token_has_the_form_we_write_or_is_refused_unread() {
+        let token = "0123456789abcdef0123456789abcdef";
+        assert_eq!(check_upgrade_token(&format!(" {token} ")), Ok(token));
+        for bad in [
+            "",
+            "0123456789abcdef",
+            "0123456789ABCDEF0123456789ABCDEF",
+            "0123456789abcdef0123456789abcdeg",
+            "0123456789abcdef0123456789abcdef0",
+            "'; drop table email_reports; --",
+        ] {
+            assert_eq!(
+                check_upgrade_token(bad),
+                Err(CheckoutError(UPGRADE_TOKEN_MALFORMED.to_owned())),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            upgrade_checkout_path(token),
+            format!("/checkout?package=starter&upgradeToken={token}")
+        );
+    }
+
+    #[test]
+    fn an_upgrade_link_buys_its_tokens_site_at_the_servers_price() {
+        let token = "0123456789abcdef0123456789abcdef";
+        let link = q(&[
+            ("package", "starter"),
+            ("upgradeToken", token),
+            ("url", "https://elsewhere.example/"),
+            ("amount", "1"),
+        ]);
+        let resolved = with_upgrade_site(&link, "https://acme.example/").expect("an upgrade");
+        assert_eq!(resolved.url.as_deref(), Some("https://acme.example/"));
+        let item = resolve_checkout(&resolved).expect("priced");
+        assert_eq!(item.kind, CheckoutKind::Upgrade);
+        assert_eq!(item.url.as_deref(), Some("https://acme.example/"));
+        assert_eq!(
+            item.amount_cents, 500,
+            "the price of the upgrade, not the link's"
+        );
+        for other in [
+            q(&[("package", "credit-5"), ("upgradeToken", token)]),
+            q(&[
+                ("type", "credits"),
+                ("credits", "3"),
+                ("upgradeToken", token),
+            ]),
+            q(&[("upgradeToken", token)]),
+        ] {
+            assert_eq!(
+                with_upgrade_site(&other, "https://acme.example/"),
+                Err(CheckoutError(UPGRADE_TOKEN_PACKAGE.to_owned()))
+            );
+        }
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod forms;
 pub mod performance;
 pub mod professional;
 pub mod report;
+pub mod report_mail;
 pub mod robots;
 pub mod score;
 pub mod share;

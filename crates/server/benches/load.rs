@@ -58,6 +58,7 @@ async fn bench_engine(engine: &str, url: String, dir: PathBuf) {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         sales_email: None,
+        mail_attachment_max_bytes: domain::report_mail::ATTACHMENT_MAX_BYTES,
         oidc: None,
         stripe: None,
         referral_salt: None,

@@ -18,7 +18,7 @@ use analyzer::browser::BrowserSettings;
 use analyzer::llm::LlmConfig;
 
 /// Every variable with its default, as `.env.example` lists them.
-pub const VARIABLES: [(&str, &str); 32] = [
+pub const VARIABLES: [(&str, &str); 33] = [
     (
         "SITELENS_DATABASE_URL",
         "sqlite://data/sitelens.sqlite?mode=rwc",
@@ -44,6 +44,7 @@ pub const VARIABLES: [(&str, &str); 32] = [
     ("SITELENS_SMTP_URL", ""),
     ("SITELENS_MAIL_FROM", "Sitelens <no-reply@sitelens.invalid>"),
     ("SITELENS_SALES_EMAIL", ""),
+    ("SITELENS_MAIL_ATTACHMENT_MAX_KB", "5120"),
     ("SITELENS_OIDC_ISSUER", ""),
     ("SITELENS_OIDC_CLIENT_ID", ""),
     ("SITELENS_OIDC_CLIENT_SECRET", ""),
@@ -409,6 +410,9 @@ pub struct Config {
     /// `SITELENS_SALES_EMAIL`: where contact, enterprise, agency and partner messages are
     /// mailed (Reply-To the sender); empty keeps them in the admin area only.
     pub sales_email: Option<String>,
+    /// `SITELENS_MAIL_ATTACHMENT_MAX_KB` (in bytes here): the largest report PDF a mail carries
+    /// as an attachment; a larger one stays at its link (`domain::report_mail::attaches`).
+    pub mail_attachment_max_bytes: u64,
     /// `SITELENS_OIDC_*`: sign-in through an OpenID Connect provider, when an issuer is set.
     pub oidc: Option<OidcSettings>,
     /// `SITELENS_STRIPE_*`: Stripe takes the payments; `None` is the labelled test-payment
@@ -623,6 +627,19 @@ impl Config {
             }
         };
         let dns_resolver = parse_resolver("SITELENS_DNS_RESOLVER", &get("SITELENS_DNS_RESOLVER"))?;
+        let attachment_kb = get("SITELENS_MAIL_ATTACHMENT_MAX_KB");
+        let mail_attachment_max_bytes = attachment_kb
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|kb| *kb <= 1024 * 1024)
+            .map(|kb| kb * 1024)
+            .ok_or_else(|| {
+                error(
+                    "SITELENS_MAIL_ATTACHMENT_MAX_KB",
+                    format!("expected whole kilobytes from 0 to 1048576, got {attachment_kb:?}"),
+                )
+            })?;
         let log_filter = get("RUST_LOG");
         tracing_subscriber::EnvFilter::try_new(&log_filter)
             .map_err(|e| error("RUST_LOG", format!("not a log filter ({e})")))?;
@@ -646,6 +663,7 @@ impl Config {
             smtp_url,
             mail_from,
             sales_email,
+            mail_attachment_max_bytes,
             oidc: parse_oidc(get)?,
             stripe: parse_stripe(get)?,
             referral_salt: Some(get("SITELENS_REFERRAL_SALT"))
@@ -1026,6 +1044,25 @@ mod tests {
             defaults(),
             "the example's values are the defaults"
         );
+    }
+
+    #[test]
+    fn the_attachment_cap_defaults_to_domains() {
+        assert_eq!(
+            defaults().mail_attachment_max_bytes,
+            domain::report_mail::ATTACHMENT_MAX_BYTES
+        );
+        let vars = |kb: &'static str| {
+            move |n: &str| (n == "SITELENS_MAIL_ATTACHMENT_MAX_KB").then(|| kb.to_owned())
+        };
+        assert_eq!(
+            Config::from_vars(vars("0")).map(|c| c.mail_attachment_max_bytes),
+            Ok(0)
+        );
+        for bad in ["-1", "5 MB", "2000000"] {
+            let e = Config::from_vars(vars(bad)).expect_err(bad);
+            assert_eq!(e.name, "SITELENS_MAIL_ATTACHMENT_MAX_KB");
+        }
     }
 
     #[test]

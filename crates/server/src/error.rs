@@ -25,7 +25,7 @@ use crate::services::blobs::BlobError;
 use crate::services::contact::ContactError;
 use crate::services::custom_domains::CustomDomainError;
 use crate::services::mail::MailError;
-use crate::services::reports::ReportError;
+use crate::services::reports::{ReportError, SendError};
 use crate::services::whitelabel::WhiteLabelError;
 use crate::services::widget::WidgetError;
 
@@ -84,6 +84,10 @@ pub enum AppError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// 503: a service this server offers is not configured here (mail); the text says what to
+    /// do instead.
+    #[error("{0}")]
+    NotConfigured(String),
     /// 503: the database cannot serve now; logged, answered with a fixed message.
     #[error("the service is temporarily unavailable, please try again in a minute")]
     Unavailable(#[source] StoreError),
@@ -115,7 +119,9 @@ impl AppError {
             Self::Unprocessable(_) | Self::InvalidFields(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::BadGateway { .. } => StatusCode::BAD_GATEWAY,
-            Self::Unavailable(_) | Self::StorageUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable(_) | Self::StorageUnavailable(_) | Self::NotConfigured(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -222,6 +228,26 @@ impl From<ReportError> for AppError {
     }
 }
 
+impl From<SendError> for AppError {
+    fn from(e: SendError) -> Self {
+        match e {
+            SendError::Invalid(m) => Self::Unprocessable(m),
+            SendError::NotFound => Self::NotFound(e.to_string()),
+            SendError::Forbidden(m) => Self::Forbidden(m),
+            SendError::MailOff => Self::NotConfigured(e.to_string()),
+            SendError::Limited {
+                message,
+                retry_after,
+            } => Self::TooManyRequests {
+                message,
+                retry_after,
+            },
+            SendError::Pdf(e) => Self::internal(e),
+            SendError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<BlobError> for AppError {
     fn from(e: BlobError) -> Self {
         match e {
@@ -270,6 +296,7 @@ impl From<BillingError> for AppError {
             BillingError::Invalid(m) => Self::Unprocessable(m),
             BillingError::Forbidden(m) => Self::Forbidden(m),
             BillingError::NotFound => Self::NotFound(e.to_string()),
+            BillingError::UnknownUpgrade(m) => Self::NotFound(m),
             BillingError::Conflict(m) => Self::Conflict(m),
             BillingError::Signature(m) => {
                 tracing::warn!(reason = %m, "webhook signature refused");
@@ -479,7 +506,8 @@ impl From<AppError> for V1Error {
             AppError::TooManyRequests { .. } => ApiErrorCode::RateLimited,
             AppError::BadGateway { .. }
             | AppError::Unavailable(_)
-            | AppError::StorageUnavailable(_) => ApiErrorCode::Unavailable,
+            | AppError::StorageUnavailable(_)
+            | AppError::NotConfigured(_) => ApiErrorCode::Unavailable,
             AppError::Internal(_) => ApiErrorCode::Internal,
         };
         let retry_after = match &e {

@@ -186,7 +186,8 @@ pub async fn start(config: Config, roles: Roles) -> anyhow::Result<Running> {
         let mailer = services::mail::Mailer::new(
             &config.mail_from,
             config.smtp_url.as_ref().map(|s| s.0.as_str()),
-        )?;
+        )?
+        .with_blobs(blobs.clone());
         if mailer.sends() {
             tasks.push(tokio::spawn(mailer.clone().retry_loop(
                 db.clone(),

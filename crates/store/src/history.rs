@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::entity::{
-    analysis_jobs, analysis_results, api_keys, credit_ledger, credit_purchases, sessions,
-    team_members, users,
+    analysis_jobs, analysis_results, api_keys, credit_ledger, credit_purchases, email_reports,
+    sessions, team_members, users,
 };
 use crate::{StoreError, StoreResult, begin_write};
 
@@ -202,7 +202,8 @@ pub async fn export_user_data(db: &DatabaseConnection, user_id: i64) -> StoreRes
     }))
 }
 
-/// Deletes a user with the reports they requested and their jobs, in one transaction; sessions,
+/// Deletes a user with the reports they requested, their jobs and the report requests they sent
+/// to clients, in one transaction; sessions,
 /// tokens, team rows, branding, API keys and ledger go with the user row (cascades). Reports of their team
 /// owner's that they did not request stay.
 pub async fn delete_account(db: &DatabaseConnection, user_id: i64) -> StoreResult<()> {
@@ -230,6 +231,11 @@ pub async fn delete_account(db: &DatabaseConnection, user_id: i64) -> StoreResul
         .collect();
     analysis_results::Entity::delete_many()
         .filter(analysis_results::Column::Id.is_in(own))
+        .exec(&txn)
+        .await?;
+    // The clients' addresses the user sent reports to go with the account.
+    email_reports::Entity::delete_many()
+        .filter(email_reports::Column::SentByUserId.eq(user_id))
         .exec(&txn)
         .await?;
     let deleted = users::Entity::delete_by_id(user_id).exec(&txn).await?;

@@ -10,12 +10,12 @@ use sea_orm::{
 
 use crate::audit::NewAuditEntry;
 use crate::clock::now;
-use crate::entity::email_outbox;
 use crate::entity::email_outbox::Column as O;
+use crate::entity::{email_outbox, email_reports};
 use crate::{StoreError, StoreResult};
 
 /// An e-mail to queue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NewEmail {
     /// The recipient.
     pub to: String,
@@ -25,6 +25,34 @@ pub struct NewEmail {
     pub subject: String,
     /// The plain-text body.
     pub body: String,
+    /// The sender's display name on the configured sender address (an agency's name), when
+    /// not the configured one.
+    pub from_name: Option<String>,
+    /// A file sent with it, kept in blob storage until it is sent.
+    pub attachment: Option<Attachment>,
+}
+
+/// A file attached to an e-mail: the outbox row keeps where it is, never its bytes, so a retry
+/// reads the same file again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    /// Its blob key.
+    pub key: String,
+    /// The file name the recipient sees.
+    pub name: String,
+    /// Its content type, e.g. `application/pdf`.
+    pub content_type: String,
+}
+
+impl Attachment {
+    /// The attachment an outbox row names, if any (all three columns set).
+    pub fn of(row: &email_outbox::Model) -> Option<Attachment> {
+        Some(Attachment {
+            key: row.attachment_key.clone()?,
+            name: row.attachment_name.clone()?,
+            content_type: row.attachment_type.clone()?,
+        })
+    }
 }
 
 /// Queues an e-mail on `conn` (a connection or a transaction); returns its id.
@@ -38,6 +66,10 @@ pub async fn enqueue<C: ConnectionTrait>(conn: &C, email: &NewEmail) -> StoreRes
         sent_at: Set(None),
         attempts: Set(0),
         last_error: Set(None),
+        from_name: Set(email.from_name.clone()),
+        attachment_key: Set(email.attachment.as_ref().map(|a| a.key.clone())),
+        attachment_name: Set(email.attachment.as_ref().map(|a| a.name.clone())),
+        attachment_type: Set(email.attachment.as_ref().map(|a| a.content_type.clone())),
         ..Default::default()
     };
     Ok(email_outbox::Entity::insert(row)
@@ -55,9 +87,9 @@ pub async fn enqueue_email(
 ) -> StoreResult<i64> {
     let email = NewEmail {
         to: to.to_owned(),
-        reply_to: None,
         subject: subject.to_owned(),
         body: body.to_owned(),
+        ..NewEmail::default()
     };
     enqueue(db, &email).await
 }
@@ -147,6 +179,7 @@ pub async fn finish_email_retry(
     id: i64,
     outcome: Result<DateTime<Utc>, &str>,
 ) -> StoreResult<()> {
+    let txn = crate::begin_write(db).await?;
     let update = email_outbox::Entity::update_many().filter(O::Id.eq(id));
     let update = match outcome {
         Ok(at) => update
@@ -154,31 +187,54 @@ pub async fn finish_email_retry(
             .col_expr(O::LastError, Expr::value(Option::<String>::None)),
         Err(error) => update.col_expr(O::LastError, Expr::value(error)),
     };
-    if update.exec(db).await?.rows_affected == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::NotFound)
+    if update.exec(&txn).await?.rows_affected != 1 {
+        txn.rollback().await?;
+        return Err(StoreError::NotFound);
     }
+    if let Ok(at) = outcome {
+        mark_requests_sent(&txn, id, at).await?;
+    }
+    txn.commit().await?;
+    Ok(())
 }
 
-/// Marks an e-mail sent.
+/// Marks the report requests (`email_reports`) that e-mail `id` carries as sent at `at`, in the
+/// statement's transaction, so a request is sent exactly when its mail is.
+async fn mark_requests_sent<C: ConnectionTrait>(
+    conn: &C,
+    id: i64,
+    at: DateTime<Utc>,
+) -> StoreResult<()> {
+    email_reports::Entity::update_many()
+        .col_expr(email_reports::Column::SentAt, Expr::value(at))
+        .filter(email_reports::Column::OutboxId.eq(id))
+        .filter(email_reports::Column::SentAt.is_null())
+        .exec(conn)
+        .await?;
+    Ok(())
+}
+
+/// Marks an e-mail sent, and the report requests it carries with it.
 pub async fn mark_email_sent(
     db: &DatabaseConnection,
     id: i64,
     at: DateTime<Utc>,
 ) -> StoreResult<()> {
+    let txn = crate::begin_write(db).await?;
     let updated = email_outbox::Entity::update_many()
         .col_expr(O::SentAt, Expr::value(at))
         .col_expr(O::Attempts, Expr::col(O::Attempts).add(1))
         .col_expr(O::LastError, Expr::value(Option::<String>::None))
         .filter(O::Id.eq(id))
-        .exec(db)
+        .exec(&txn)
         .await?;
-    if updated.rows_affected == 1 {
-        Ok(())
-    } else {
-        Err(StoreError::NotFound)
+    if updated.rows_affected != 1 {
+        txn.rollback().await?;
+        return Err(StoreError::NotFound);
     }
+    mark_requests_sent(&txn, id, at).await?;
+    txn.commit().await?;
+    Ok(())
 }
 
 /// Records a failed sending attempt.

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { BillingOverview, CheckoutQuery, CheckoutView, PaymentMode, PlanAction, StartedCheckout } from "../lib/domain";
+import type { BillingOverview, CheckoutQuery, CheckoutView, PaymentMode, PlanAction, StartedCheckout, UpgradeTarget } from "../lib/domain";
 
 export type { CheckoutView, StartedCheckout };
 import { accountRequest } from "../lib/session";
@@ -19,6 +19,14 @@ export const paymentModeQuery = () =>
 
 export const checkoutQuery = (id: string) =>
   queryOptions({ queryKey: ["checkout", id], queryFn: () => getJson<CheckoutView>(`/api/checkout/${encodeURIComponent(id)}`) });
+
+/** GET /api/checkout/upgrade/{token}: the site and report a mailed upgrade link names (the server's message when it names none). */
+export const upgradeTargetQuery = (token: string) =>
+  queryOptions({
+    queryKey: ["upgrade-target", token],
+    queryFn: () => getJson<UpgradeTarget>(`/api/checkout/upgrade/${encodeURIComponent(token)}`),
+    retry: false,
+  });
 
 export const billingQuery = () => queryOptions({ queryKey: ["billing"], queryFn: () => getJson<BillingOverview>("/api/billing") });
 

@@ -46,6 +46,7 @@ pub fn config(url: String, dir: &std::path::Path) -> Config {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         sales_email: None,
+        mail_attachment_max_bytes: domain::report_mail::ATTACHMENT_MAX_BYTES,
         stripe: None,
         referral_salt: None,
         dns_resolver: None,

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::error::AppResult;
 use crate::extract::{ApiJson, CurrentUser};
-use domain::checkout::{CheckoutView, StartedCheckout};
+use domain::checkout::{CheckoutView, StartedCheckout, UpgradeTarget};
 
 use crate::services::billing;
 use crate::state::AppState;
@@ -23,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .route("/payments/mode", get(payment_mode))
         .route("/checkout", post(start_checkout))
         .route("/checkout/{id}", get(get_checkout))
+        .route("/checkout/upgrade/{token}", get(get_upgrade_target))
         .route("/test-payments/{id}/pay", post(pay_test_checkout))
         .route("/test-payments/{id}/decline", post(decline_test_checkout))
         .route("/test-payments/refund", post(refund_test_payment))
@@ -45,6 +46,16 @@ async fn start_checkout(
     Ok(Json(
         billing::start_checkout(&state.db, &state.payments, &current.user, &query).await?,
     ))
+}
+
+/// What a mailed report's upgrade link names: its site and report, for the checkout page to
+/// price (signed-in buyers only, like every checkout).
+async fn get_upgrade_target(
+    State(state): State<AppState>,
+    _current: CurrentUser,
+    Path(token): Path<String>,
+) -> AppResult<Json<UpgradeTarget>> {
+    Ok(Json(billing::upgrade_target(&state.db, &token).await?))
 }
 
 async fn get_checkout(

@@ -14,7 +14,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::Config;
 use crate::error::AppResult;
-use crate::services::blobs::{BlobError, Blobs, IMMUTABLE};
+use crate::services::blobs::{BlobError, Blobs, IMMUTABLE, is_public};
 use crate::state::AppState;
 
 /// The file routes: `/assets` from the web app's folder, `/files/{key}` from the blob store.
@@ -37,12 +37,16 @@ pub fn router(config: &Config) -> Router<AppState> {
 }
 
 /// Streams one blob with its content type, length, entity tag and a year of caching; answers
-/// 304 to a client whose copy is current, and 404 (logged) when there is no such blob.
+/// 304 to a client whose copy is current, and 404 (logged) when there is no such blob or it is
+/// a private one (a mail's attachment).
 async fn get_blob(
     State(blobs): State<Blobs>,
     Path(key): Path<String>,
     headers: HeaderMap,
 ) -> AppResult<Response> {
+    if !is_public(&key) {
+        return Err(BlobError::NotFound(key).into());
+    }
     let if_none_match = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok());

@@ -240,6 +240,6 @@ pub async fn retry_email(
         RetryOutcome::AlreadyHandled => Err(AppError::Conflict(
             "This e-mail was sent or retried meanwhile; reload the list.".to_owned(),
         )),
-        RetryOutcome::Tried(row) => Ok(email_view(row)),
+        RetryOutcome::Tried(row) => Ok(email_view(*row)),
     }
 }

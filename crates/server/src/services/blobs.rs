@@ -283,6 +283,15 @@ fn s3_store(s3: &S3Storage) -> object_store::Result<object_store::aws::AmazonS3>
     builder.build()
 }
 
+/// Blobs under this prefix are private (mail attachments: a report's PDF on its way to one
+/// reader): `/files/` never serves them.
+pub const PRIVATE_PREFIX: &str = "mail/";
+
+/// Whether the blob `key` may be served at `/files/{key}`.
+pub fn is_public(key: &str) -> bool {
+    !key.starts_with(PRIVATE_PREFIX)
+}
+
 /// `Cache-Control` of every blob: its key never changes, so it may be cached for a year.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 

@@ -58,6 +58,7 @@ pub async fn submit(
         reply_to: Some(format!("{} <{}>", quoted(&message.name), message.email)),
         subject: message.mail_subject(),
         body: message.mail_body(),
+        ..store::outbox::NewEmail::default()
     });
     let (id, email_id) = store::contact::save_contact_message(
         db,

@@ -2,17 +2,23 @@
 //! first, so none is ever dropped silently and an administrator can read them; when
 //! `SITELENS_SMTP_URL` is set it is then sent over SMTP (lettre with rustls on ring) and marked
 //! sent, or its failure recorded on the outbox row.
+//!
+//! A message may carry one attachment (a report's PDF): the outbox row names its blob, and
+//! every attempt, a retry too, reads it from blob storage and sends a `multipart/mixed`
+//! message (the text, then the file). Once sent, the blob is removed. A message may also name
+//! its sender (an agency), shown on the configured sender address.
 
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use lettre::message::{Mailbox, header::ContentType};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use store::DatabaseConnection;
 use store::entity::email_outbox;
 use tokio::sync::watch;
 
 use crate::chain::Chain;
+use crate::services::blobs::Blobs;
 
 /// Why a mailer could not be built or a message not queued.
 #[derive(Debug, thiserror::Error)]
@@ -44,7 +50,7 @@ pub enum RetryOutcome {
     /// It was sent, or another retry claimed it, meanwhile.
     AlreadyHandled,
     /// It was tried: the row afterwards (sent, or failed with the new error).
-    Tried(email_outbox::Model),
+    Tried(Box<email_outbox::Model>),
 }
 
 /// Where mail goes.
@@ -52,6 +58,8 @@ pub enum RetryOutcome {
 pub struct Mailer {
     from: Mailbox,
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    /// Where attachments are kept (see [`Mailer::with_blobs`]).
+    blobs: Option<Blobs>,
 }
 
 impl std::fmt::Debug for Mailer {
@@ -78,7 +86,20 @@ impl Mailer {
                     .map_err(|e| MailError::Setup(format!("SMTP URL: {e}")))
             })
             .transpose()?;
-        Ok(Mailer { from, smtp })
+        Ok(Mailer {
+            from,
+            smtp,
+            blobs: None,
+        })
+    }
+
+    /// The mailer reading attachments from `blobs` (the store they were queued in); without
+    /// it a message with an attachment fails, and stays in the outbox with that error.
+    pub fn with_blobs(self, blobs: Blobs) -> Self {
+        Mailer {
+            blobs: Some(blobs),
+            ..self
+        }
     }
 
     /// Whether mail is sent over SMTP (otherwise it stays in the outbox).
@@ -110,7 +131,10 @@ impl Mailer {
         };
         let row = store::outbox::get_email(db, id).await?;
         match self.deliver(smtp, &row).await {
-            Ok(()) => store::outbox::mark_email_sent(db, id, store::now()).await?,
+            Ok(()) => {
+                store::outbox::mark_email_sent(db, id, store::now()).await?;
+                self.forget_attachment(&row).await;
+            }
             Err(error) => {
                 tracing::warn!(outbox_id = id, %error, "mail not sent; kept in the outbox to retry");
                 store::outbox::mark_email_failed(db, id, &error).await?;
@@ -119,30 +143,71 @@ impl Mailer {
         Ok(())
     }
 
-    /// One SMTP delivery of an outbox row (with its Reply-To, when set); the error as text for
-    /// the outbox row.
+    /// One SMTP delivery of an outbox row (with its sender's name, Reply-To and attachment,
+    /// when set); the error as text for the outbox row.
     async fn deliver(
         &self,
         smtp: &AsyncSmtpTransport<Tokio1Executor>,
         row: &email_outbox::Model,
     ) -> Result<(), String> {
-        let recipient = row
-            .to_address
-            .parse::<Mailbox>()
-            .map_err(|e| e.to_string())?;
-        let mut message = Message::builder()
-            .from(self.from.clone())
-            .to(recipient)
-            .subject(&row.subject)
-            .header(ContentType::TEXT_PLAIN);
-        if let Some(reply_to) = &row.reply_to {
-            message = message.reply_to(reply_to.parse::<Mailbox>().map_err(|e| e.to_string())?);
-        }
-        let message = message.body(row.body.clone()).map_err(|e| e.to_string())?;
+        let message = self.message(row).await?;
         smtp.send(message)
             .await
             .map(|_| ())
             .map_err(|e| Chain(&e).to_string())
+    }
+
+    /// The message of an outbox row: plain text, or `multipart/mixed` with the attachment read
+    /// from blob storage.
+    async fn message(&self, row: &email_outbox::Model) -> Result<Message, String> {
+        let recipient = row
+            .to_address
+            .parse::<Mailbox>()
+            .map_err(|e| e.to_string())?;
+        let from = match &row.from_name {
+            Some(name) => Mailbox::new(Some(name.clone()), self.from.email.clone()),
+            None => self.from.clone(),
+        };
+        let mut message = Message::builder()
+            .from(from)
+            .to(recipient)
+            .subject(&row.subject);
+        if let Some(reply_to) = &row.reply_to {
+            message = message.reply_to(reply_to.parse::<Mailbox>().map_err(|e| e.to_string())?);
+        }
+        let Some(file) = store::outbox::Attachment::of(row) else {
+            return message
+                .header(ContentType::TEXT_PLAIN)
+                .body(row.body.clone())
+                .map_err(|e| e.to_string());
+        };
+        let blobs = self
+            .blobs
+            .as_ref()
+            .ok_or("the attachment's blob storage is not configured for this mailer")?;
+        let bytes = blobs
+            .read(&file.key)
+            .await
+            .map_err(|e| format!("attachment: {}", Chain(&e)))?;
+        let content_type = ContentType::parse(&file.content_type)
+            .map_err(|e| format!("attachment content type: {e}"))?;
+        message
+            .multipart(
+                MultiPart::mixed()
+                    .singlepart(SinglePart::plain(row.body.clone()))
+                    .singlepart(Attachment::new(file.name).body(bytes.to_vec(), content_type)),
+            )
+            .map_err(|e| e.to_string())
+    }
+
+    /// Removes a sent message's attachment from blob storage: no attempt needs it again. A
+    /// failure only leaves the file behind, and is logged.
+    async fn forget_attachment(&self, row: &email_outbox::Model) {
+        if let (Some(file), Some(blobs)) = (store::outbox::Attachment::of(row), &self.blobs)
+            && let Err(e) = blobs.delete(&file.key).await
+        {
+            tracing::warn!(outbox_id = row.id, error = %Chain(&e), "sent mail's attachment not removed");
+        }
     }
 
     /// Sends again, at an admin's request, the unsent outbox message `row` however often it was
@@ -172,9 +237,12 @@ impl Mailer {
             outcome.as_ref().copied().map_err(String::as_str),
         )
         .await?;
-        Ok(RetryOutcome::Tried(
+        if outcome.is_ok() {
+            self.forget_attachment(row).await;
+        }
+        Ok(RetryOutcome::Tried(Box::new(
             store::outbox::get_email(db, row.id).await?,
-        ))
+        )))
     }
 
     /// Sends again the outbox messages whose sending failed and whose wait is over at `now`
@@ -208,6 +276,9 @@ impl Mailer {
                 outcome.as_ref().copied().map_err(String::as_str),
             )
             .await?;
+            if outcome.is_ok() {
+                self.forget_attachment(&row).await;
+            }
         }
         Ok(sent)
     }

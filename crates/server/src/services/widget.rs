@@ -475,6 +475,7 @@ pub async fn submit_lead(
         reply_to: Some(lead.email.clone()),
         subject: format!("New lead from your audit widget: {}", lead.first_name),
         body: lead_mail_body(config, &lead),
+        ..store::outbox::NewEmail::default()
     };
     let payer = payer_of(db, agency).await.map_err(|e| match e {
         crate::services::analyses::SubmitError::Store(e) => WidgetError::Store(e),

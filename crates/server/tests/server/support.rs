@@ -33,6 +33,7 @@ pub fn config(db: &TestDb) -> Config {
         smtp_url: None,
         mail_from: "Sitelens <no-reply@sitelens.test>".to_owned(),
         sales_email: None,
+        mail_attachment_max_bytes: domain::report_mail::ATTACHMENT_MAX_BYTES,
         oidc: None,
         stripe: None,
         referral_salt: None,

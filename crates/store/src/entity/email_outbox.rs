@@ -27,6 +27,14 @@ pub struct Model {
     pub last_error: Option<String>,
     /// The `reply_to` column.
     pub reply_to: Option<String>,
+    /// The `attachment_key` column: the attachment's blob key, when there is one.
+    pub attachment_key: Option<String>,
+    /// The `attachment_name` column: the file name it is sent under.
+    pub attachment_name: Option<String>,
+    /// The `attachment_type` column: its content type.
+    pub attachment_type: Option<String>,
+    /// The `from_name` column: the sender's display name, when not the configured one.
+    pub from_name: Option<String>,
 }
 
 /// No relations are declared: repository functions join explicitly.

@@ -30,6 +30,10 @@ pub struct Model {
     pub agree_to_emails: bool,
     /// The `created_at` column.
     pub created_at: DateTimeUtc,
+    /// The `outbox_id` column: the e-mail that carries it, when one was queued.
+    pub outbox_id: Option<i64>,
+    /// The `sent_by_user_id` column: the account that sent it to a client, if one did.
+    pub sent_by_user_id: Option<i64>,
 }
 
 /// No relations are declared: repository functions join explicitly.

@@ -560,3 +560,61 @@ both!(admin_lists_users_and_jobs, |db, engine| {
     assert_eq!(running.len(), 1);
     assert_eq!(running[0].url, "p50.example");
 });
+
+both!(
+    concurrent_sends_to_clients_never_pass_the_allowance,
+    |db, engine| {
+        let agency = user(&db, "agency@example.com").await;
+        let sender = store::reports::Sender {
+            user_id: agency,
+            since: store::now() - Duration::hours(1),
+            max: 3,
+        };
+        let request = NewEmailReport {
+            email: "client@example.com".into(),
+            first_name: "Ada".into(),
+            last_name: None,
+            website_url: "https://example.com/".into(),
+            report_type: domain::report::ReportType::Basic,
+            analysis_result_id: None,
+            upgrade_token: None,
+            agree_to_emails: false,
+        };
+        let mail = store::outbox::NewEmail {
+            to: "client@example.com".into(),
+            subject: "A report".into(),
+            body: "Read it.".into(),
+            ..Default::default()
+        };
+        let sends = (0..8)
+            .map(|_| store::reports::record_email_report(&db, &request, Some(&mail), Some(sender)));
+        let outcomes = futures::future::join_all(sends).await;
+        let stored = outcomes
+            .iter()
+            .filter(|o| matches!(o, Ok(store::reports::Recorded::Stored { .. })))
+            .count();
+        let limited = outcomes
+            .iter()
+            .filter(|o| matches!(o, Ok(store::reports::Recorded::Limited { .. })))
+            .count();
+        assert_eq!((stored, limited), (3, 5), "{engine:?}: {outcomes:?}");
+        // Each stored request has its mail; a refused one wrote neither.
+        let mails = store::outbox::recent_emails(&db, 100)
+            .await
+            .expect("outbox");
+        assert_eq!(mails.len(), 3, "{engine:?}");
+        // Another account's allowance is its own.
+        let other = user(&db, "other@example.com").await;
+        let theirs = store::reports::Sender {
+            user_id: other,
+            ..sender
+        };
+        assert!(matches!(
+            store::reports::record_email_report(&db, &request, None, Some(theirs)).await,
+            Ok(store::reports::Recorded::Stored {
+                outbox_id: None,
+                ..
+            })
+        ));
+    }
+);

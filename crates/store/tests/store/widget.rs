@@ -132,6 +132,7 @@ both!(
             reply_to: Some("ada@visitor.example".into()),
             subject: "New lead".into(),
             body: "Ada".into(),
+            ..NewEmail::default()
         };
         let payer = Payer::own(agency.id);
         let cost = Credits::from_halves(1);

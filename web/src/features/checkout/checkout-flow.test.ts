@@ -1,7 +1,7 @@
 // The checkout pages' logic: the address read as the server reads it, the way back after
 // signing in, what happens once a payment is known, and the prices domain gives the pages.
 import { describe, expect, it } from "vitest";
-import { checkoutFailureMessage, resolveCheckout } from "../../lib/domain";
+import { checkoutFailureMessage, resolveCheckout, safeReturnPath, withUpgradeSite } from "../../lib/domain";
 import type { CheckoutView } from "../../api/billing";
 import { afterPayment, checkoutQueryFrom } from "./checkout-flow";
 import { signInFirst } from "../../lib/session";
@@ -42,6 +42,24 @@ describe("checkout addresses", () => {
     const upgrade = resolveCheckout(checkoutQueryFrom(new URLSearchParams("package=starter&amount=5&url=example.com")));
     expect([upgrade.kind, upgrade.reportType, upgrade.amountCents]).toEqual(["upgrade", "standard", 500]);
     expect(checkoutFailureMessage("plan")).toBe("Error starting subscription. Please try again.");
+  });
+
+  it("reads a mailed upgrade link's token and prices the site the server names for it", () => {
+    const token = "0123456789abcdef0123456789abcdef";
+    const link = checkoutQueryFrom(new URLSearchParams(`package=starter&upgradeToken=${token}`));
+    expect(link).toEqual({ package: "starter", upgradeToken: token });
+    const item = resolveCheckout(withUpgradeSite(link, "https://acme.example/"));
+    expect([item.kind, item.url, item.amountCents]).toEqual(["upgrade", "https://acme.example/", 500]);
+    // A token with another package is refused with domain's message.
+    expect(() => withUpgradeSite({ package: "credit-5", upgradeToken: token }, "https://acme.example/")).toThrow("An upgrade link buys");
+  });
+
+  it("brings a signed-out visitor back to the upgrade link with its token", () => {
+    const path = `/checkout?package=starter&upgradeToken=0123456789abcdef0123456789abcdef`;
+    const signIn = new URL(signInFirst(path), "https://sitelens.test");
+    expect(signIn.pathname).toBe("/accounts/sign-in");
+    const back = safeReturnPath(signIn.searchParams.get("redirect_url") ?? "", "https://sitelens.test");
+    expect(back).toBe(path);
   });
 
   it("sends a signed-out buyer to sign in and back to the same checkout", () => {

@@ -1,7 +1,10 @@
 import type { CheckoutQuery, ReportType } from "../../lib/domain";
 import type { CheckoutView } from "../../api/billing";
 
-/** The checkout address's query as the server reads it (docs/PRODUCT.md §7.10); empty values are left out. */
+/**
+ * The checkout address's query as the server reads it (docs/PRODUCT.md §7.10, and a mailed
+ * report's upgrade link `?package=starter&upgradeToken=…`); empty values are left out.
+ */
 export function checkoutQueryFrom(search: URLSearchParams): CheckoutQuery {
   const q: CheckoutQuery = {};
   const take = (name: string) => {
@@ -19,6 +22,7 @@ export function checkoutQueryFrom(search: URLSearchParams): CheckoutQuery {
   set("url", take("url"));
   set("interval", take("interval"));
   set("seats", take("seats"));
+  set("upgradeToken", take("upgradeToken"));
   return q;
 }
 

@@ -16,6 +16,7 @@ import {
   plans,
   purchaseCompleteTitle,
   resolveCheckout,
+  withUpgradeSite,
   type CheckoutItem,
 } from "../../lib/domain";
 import { useRequireSignIn, useSession } from "../../lib/session";
@@ -28,10 +29,12 @@ import {
   refundTestPayment,
   renewTestSubscription,
   startCheckout,
+  upgradeTargetQuery,
   type CheckoutView,
 } from "../../api/billing";
 import { toast } from "../../lib/toast";
 import { afterPayment, checkoutQueryFrom, type AfterPayment } from "./checkout-flow";
+import { resultsPath } from "../../lib/results-path";
 import { ContactThankYou, isContactThanks } from "../contact/contact-thank-you";
 
 /** Every checkout page: a header that says who takes the payment (test payments are labelled as such). */
@@ -92,13 +95,19 @@ export function StripeCheckoutPage() {
   const navigate = useNavigate();
   const { signedIn, loading } = useRequireSignIn(location.pathname + location.search);
   const query = useMemo(() => checkoutQueryFrom(search), [search]);
-  const priced = useMemo((): { item: CheckoutItem } | { error: string } => {
+  // A mailed report's upgrade link names its site by a token, which the server reads.
+  const token = query.upgradeToken;
+  const target = useQuery({ ...upgradeTargetQuery(token ?? ""), enabled: signedIn && token !== undefined });
+  const priced = useMemo((): { item: CheckoutItem } | { error: string } | { loading: true } => {
     try {
-      return { item: resolveCheckout(query) };
+      if (token === undefined) return { item: resolveCheckout(query) };
+      if (target.isError) return { error: target.error.message };
+      if (!target.data) return { loading: true };
+      return { item: resolveCheckout(withUpgradeSite(query, target.data.url)) };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  }, [query]);
+  }, [query, token, target.data, target.isError, target.error]);
   const start = useMutation({
     mutationFn: () => startCheckout(query),
     onSuccess: (started) => {
@@ -107,7 +116,7 @@ export function StripeCheckoutPage() {
     },
   });
   const title = "item" in priced && priced.item.kind === "plan" ? "Subscribe" : "Checkout";
-  if (loading || !signedIn) {
+  if (loading || !signedIn || "loading" in priced) {
     return (
       <CheckoutShell title={title}>
         <div role="status" className="flex justify-center py-10"><Spinner className="size-8" /><span className="sr-only">Loading</span></div>
@@ -123,9 +132,15 @@ export function StripeCheckoutPage() {
     );
   }
   const item = priced.item;
+  const reportId = target.data?.reportId;
   return (
     <CheckoutShell title={title}>
       <ItemSummary item={item} />
+      {reportId && (
+        <p className="text-sm text-muted-foreground">
+          The upgrade of the report you were emailed. <Link className="underline" to={resultsPath(reportId, { url: item.url ?? undefined })}>Back to your report</Link>
+        </p>
+      )}
       {start.isError && (
         <Alert variant="destructive"><XCircle aria-hidden="true" /><div><p className="font-semibold">{checkoutFailureMessage(item.kind)}</p><p>{start.error.message}</p></div></Alert>
       )}

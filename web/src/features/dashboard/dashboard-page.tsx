@@ -15,6 +15,7 @@ import { BillingSection } from "./billing-section";
 import { ApiKeysSection } from "./api-keys-section";
 import { WidgetSection } from "./widget-section";
 import { CustomDomainSection } from "../custom-domain/custom-domain-section";
+import { SendReportDialog } from "./send-report-dialog";
 
 async function getDashboard(): Promise<DashboardData> {
   const res = await fetch("/api/dashboard", { credentials: "include" });
@@ -24,7 +25,7 @@ async function getDashboard(): Promise<DashboardData> {
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/** /dashboard: credits with the trial's expiry, and each site's analyses with a score trend. */
+/** /dashboard: credits with the trial's expiry, and each site's analyses with a score trend, each report to open, download or send to a client. */
 export function DashboardPage() {
   const { signedIn } = useRequireSignIn("/dashboard");
   const navigate = useNavigate();
@@ -148,6 +149,7 @@ export function DashboardPage() {
                       <Button asChild size="sm" variant="outline">
                         <a href={`/api/download-report/${encodeURIComponent(a.resultId)}`}>Download PDF</a>
                       </Button>
+                      <SendReportDialog reportId={a.resultId} site={site.url} />
                     </span>
                   </li>
                 ))}

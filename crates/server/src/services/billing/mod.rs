@@ -51,6 +51,9 @@ pub enum BillingError {
     /// No such checkout in the caller's reach.
     #[error("checkout not found")]
     NotFound,
+    /// An upgrade link's token names no report request; the text says what to do.
+    #[error("{0}")]
+    UnknownUpgrade(String),
     /// The request does not fit the current state; the text says why.
     #[error("{0}")]
     Conflict(String),
@@ -97,13 +100,43 @@ async fn billing_account(
     }
 }
 
-/// Prices the checkout address, records it and asks the provider for a payment page.
+/// What a mailed report's upgrade link names (`upgradeToken`, docs/PRODUCT.md §3.8): the site of
+/// the report request carrying the token, and the report. A token that cannot be one of ours is
+/// refused before any lookup ([`BillingError::Invalid`]); one no request carries is
+/// [`BillingError::UnknownUpgrade`].
+pub async fn upgrade_target(
+    db: &DatabaseConnection,
+    token: &str,
+) -> Result<rules::UpgradeTarget, BillingError> {
+    let token = rules::check_upgrade_token(token).map_err(|e| BillingError::Invalid(e.0))?;
+    let request = store::reports::find_by_upgrade_token(db, token)
+        .await?
+        .ok_or_else(|| BillingError::UnknownUpgrade(rules::UPGRADE_TOKEN_UNKNOWN.to_owned()))?;
+    Ok(rules::UpgradeTarget {
+        package: "starter".to_owned(),
+        url: request.website_url,
+        report_id: request.analysis_result_id.map(|id| id.to_string()),
+    })
+}
+
+/// Prices the checkout address, records it and asks the provider for a payment page. An
+/// upgrade link's token decides the site ([`upgrade_target`], `domain::checkout::with_upgrade_site`).
 pub async fn start_checkout(
     db: &DatabaseConnection,
     provider: &PaymentProvider,
     user: &users::Model,
     query: &CheckoutQuery,
 ) -> Result<StartedCheckout, BillingError> {
+    let resolved;
+    let query = match query.upgrade_token.as_deref() {
+        Some(token) => {
+            let target = upgrade_target(db, token).await?;
+            resolved = rules::with_upgrade_site(query, &target.url)
+                .map_err(|e| BillingError::Invalid(e.0))?;
+            &resolved
+        }
+        None => query,
+    };
     let item = rules::resolve_checkout(query).map_err(|e| BillingError::Invalid(e.0))?;
     let account = billing_account(db, user).await?;
     let live = match item.kind {

@@ -21,6 +21,7 @@ pub fn malformed() -> Vec<Case> {
         case("POST", "/api/checkout", JSON, "{}", 401),
         case("GET", "/api/billing", None, "", 401),
         case("GET", "/api/checkout/chk_x", None, "", 401),
+        case("GET", "/api/checkout/upgrade/zzz", None, "", 401),
         case("POST", "/api/test-payments/chk_x/pay", JSON, "{}", 401),
         case("POST", "/api/billing/subscription", JSON, "{}", 401),
         // Test-payment mode has no Stripe endpoint.
@@ -1288,6 +1289,101 @@ async fn a_yearly_plan_grants_each_months_credits_as_the_month_begins() {
             next.current_period_start + (next.current_period_end - next.current_period_start) / 12;
         assert_eq!(sweep(second_month).await.expect("grant"), 1, "{engine:?}");
         assert_eq!(credits(&mut yearly).await, 280);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_mailed_upgrade_link_opens_the_checkout_of_its_site() {
+    each_engine(|db: TestDb| async move {
+        let engine = db.engine;
+        let app = spawn_app(config(&db), WEB_ONLY).await;
+        let token = "0123456789abcdef0123456789abcdef";
+        store::reports::create_email_report(
+            &app.running.db,
+            &store::reports::NewEmailReport {
+                email: "reader@example.com".to_owned(),
+                first_name: "Ada".to_owned(),
+                last_name: Some("Lovelace".to_owned()),
+                website_url: "https://acme.example/".to_owned(),
+                report_type: domain::report::ReportType::Basic,
+                analysis_result_id: None,
+                upgrade_token: Some(token.to_owned()),
+                agree_to_emails: true,
+            },
+        )
+        .await
+        .expect("lead");
+        let target = format!("/api/checkout/upgrade/{token}");
+
+        // Signed out: sign in first (the page keeps the link's address for the way back).
+        assert_eq!(app.get(&target).await.status, 401, "{engine:?}");
+
+        let mut buyer = Browser::new(&app.web);
+        buyer.sign_up("buyer@example.com", "buyer").await;
+        let named = buyer.get(&target).await;
+        assert_eq!(named.status, 200, "{}", named.json);
+        assert_eq!(
+            named.json,
+            json!({"package": "starter", "url": "https://acme.example/", "reportId": null})
+        );
+
+        // The token decides the site; the price is the server's, whatever the link says.
+        for query in [
+            json!({"package": "starter", "upgradeToken": token}),
+            json!({"package": "starter", "upgradeToken": token,
+                   "url": "https://elsewhere.example/", "amount": "1"}),
+        ] {
+            let started = buyer.post("/api/checkout", query.clone()).await;
+            assert_eq!(started.status, 200, "{query}: {}", started.json);
+            let item = &started.json["item"];
+            assert_eq!(item["kind"], "upgrade");
+            assert_eq!(item["url"], "https://acme.example/");
+            assert_eq!(item["amountCents"], 500);
+        }
+
+        // Unknown, malformed, or with another package: a message, never a 500.
+        let unknown = "ffffffffffffffffffffffffffffffff";
+        for (path, body, status, message) in [
+            (
+                format!("/api/checkout/upgrade/{unknown}"),
+                None,
+                404,
+                domain::checkout::UPGRADE_TOKEN_UNKNOWN,
+            ),
+            (
+                "/api/checkout/upgrade/not-a-token".to_owned(),
+                None,
+                422,
+                domain::checkout::UPGRADE_TOKEN_MALFORMED,
+            ),
+            (
+                "/api/checkout".to_owned(),
+                Some(json!({"package": "starter", "upgradeToken": unknown})),
+                404,
+                domain::checkout::UPGRADE_TOKEN_UNKNOWN,
+            ),
+            (
+                "/api/checkout".to_owned(),
+                Some(json!({"package": "starter", "upgradeToken": "x'; --"})),
+                422,
+                domain::checkout::UPGRADE_TOKEN_MALFORMED,
+            ),
+            (
+                "/api/checkout".to_owned(),
+                Some(json!({"package": "credit-5", "upgradeToken": token})),
+                422,
+                domain::checkout::UPGRADE_TOKEN_PACKAGE,
+            ),
+        ] {
+            let answer = match body {
+                Some(body) => buyer.post(&path, body).await,
+                None => buyer.get(&path).await,
+            };
+            assert_eq!(answer.status, status, "{path}: {}", answer.json);
+            assert_eq!(answer.json["error"], message, "{path}");
+        }
+        app.running.shutdown().await;
     })
     .await;
 }

@@ -180,7 +180,7 @@ async fn paid_analyses_answer_by_who_asks_and_write_all_or_nothing() {
 
 /// A report with every Pro-only part filled: the analyzer's premium snapshot (professional
 /// sections, meta tag and content suggestions) plus a Pro-only diagnostic and a premium suite.
-fn full_report(url: &str, report_type: ReportType) -> AnalysisReport {
+pub(crate) fn full_report(url: &str, report_type: ReportType) -> AnalysisReport {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../analyzer/tests/snapshots/analyzer__snapshots__premium_report_of_the_planted_site.snap"
@@ -225,7 +225,7 @@ fn full_report(url: &str, report_type: ReportType) -> AnalysisReport {
 }
 
 /// Stores `report` as the result of an analysis: free, or paid by `payer`.
-async fn store_report(
+pub(crate) async fn store_report(
     db: &store::DatabaseConnection,
     report: &AnalysisReport,
     payer: Option<i64>,
@@ -255,14 +255,23 @@ async fn store_report(
             .await
             .expect("enqueue"),
     };
+    finish_job(db, job.id, report).await
+}
+
+/// Claims the queued job `id` and completes it with `report`; returns the report's id.
+pub(crate) async fn finish_job(
+    db: &store::DatabaseConnection,
+    id: uuid::Uuid,
+    report: &AnalysisReport,
+) -> String {
     let claimed = store::jobs::claim_next_job(db, "test")
         .await
         .expect("claim")
         .expect("job");
-    assert_eq!(claimed.id, job.id);
+    assert_eq!(claimed.id, id);
     store::jobs::complete_job(
         db,
-        job.id,
+        id,
         "test",
         &store::results::NewResult::from_report(report).expect("row"),
     )
@@ -286,7 +295,7 @@ async fn bytes(app: &crate::support::TestApp, path: &str) -> (u16, Vec<u8>) {
 }
 
 /// The text of a PDF, on one line.
-fn pdf_text(pdf: &[u8]) -> String {
+pub(crate) fn pdf_text(pdf: &[u8]) -> String {
     let doc = lopdf::Document::load_mem(pdf).expect("a PDF");
     let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
     doc.extract_text(&pages)
