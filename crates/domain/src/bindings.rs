@@ -8,9 +8,8 @@ use ts_rs::{Config, TS};
 
 use crate::{
     accounts, admin, admin_area, affiliates, api, callbacks, checkout, commerce, constants,
-    contact, credits, custom_domain, forms, performance, professional, report, report_mail,
-    robots, score,
-    site_url, snippet, status, whitelabel, widget,
+    contact, credits, custom_domain, forms, performance, professional, report, report_mail, robots,
+    score, site_url, snippet, status, whitelabel, widget,
 };
 
 macro_rules! declarations {

@@ -443,11 +443,17 @@ pub async fn public_base_for(db: &DatabaseConnection, agency_user_id: i64) -> Op
 /// The public address of report `report_id` when it is branded by an agency whose custom domain
 /// is verified: `https://{domain}/results/{id}` (uncached; for the server-rendered page).
 pub async fn report_public_url(db: &DatabaseConnection, report_id: Uuid) -> Option<String> {
+    let base = report_public_base(db, report_id).await?;
+    Some(format!("{base}/results/{report_id}"))
+}
+
+/// Where report `report_id` is read when it is branded by an agency whose custom domain is
+/// verified: `https://{domain}` (uncached).
+pub async fn report_public_base(db: &DatabaseConnection, report_id: Uuid) -> Option<String> {
     let agency = store::custom_domains::report_brand_owner(db, report_id)
         .await
         .ok()??;
-    let base = public_base_for(db, agency).await?;
-    Some(format!("{base}/results/{report_id}"))
+    public_base_for(db, agency).await
 }
 
 /// A cached `GET /api/results/{id}` body with `publicUrl` added. The body is serde's

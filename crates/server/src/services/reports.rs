@@ -168,14 +168,16 @@ fn mail_voice(report: &AnalysisReport) -> MailVoice {
     }
 }
 
-/// The file name a mailed PDF is sent under: the download's, without Sitelens' name when the
-/// mail speaks for an agency.
-fn attachment_name(report: &AnalysisReport, voice: &MailVoice) -> String {
-    let name = file_name(report);
-    match voice {
-        MailVoice::Sitelens => name,
-        MailVoice::Agency { .. } => name.replacen("sitelens-", "", 1),
-    }
+/// Where a mailed report's links lead: the agency's verified custom domain for a report it
+/// brands, else our public address.
+async fn report_base(db: &DatabaseConnection, report: &AnalysisReport, public_url: &str) -> String {
+    let own = match Uuid::parse_str(&report.id) {
+        Ok(id) if report.branding.is_some() => {
+            crate::services::custom_domains::report_public_base(db, id).await
+        }
+        _ => None,
+    };
+    own.unwrap_or_else(|| public_url.to_owned())
 }
 
 /// Records the basic report's Download Report form (docs/PRODUCT.md §5.3) as a lead for
@@ -205,10 +207,11 @@ pub async fn record_download(
         return Ok(());
     }
     let voice = mail_voice(report);
-    let attachment = outbox
-        .attachment(pdf, attachment_name(report, &voice))
-        .await;
-    let links = report_links(outbox.public_url, &report.id);
+    let attachment = outbox.attachment(pdf, file_name(report)).await;
+    let links = report_links(
+        &report_base(db, report, outbox.public_url).await,
+        &report.id,
+    );
     let upgrade = (!report.paid && voice == MailVoice::Sitelens).then(|| {
         format!(
             "{}{}",
@@ -350,9 +353,7 @@ pub async fn send_to_client(
     }
     let pdf = report_pdf(db, outbox.blobs, &report).await?;
     let voice = mail_voice(&report);
-    let attachment = outbox
-        .attachment(&pdf, attachment_name(&report, &voice))
-        .await;
+    let attachment = outbox.attachment(&pdf, file_name(&report)).await;
     let email = form.email.trim();
     let sender_name = [user.first_name.as_deref(), user.last_name.as_deref()]
         .into_iter()
@@ -374,7 +375,10 @@ pub async fn send_to_client(
     };
     let mail = client_mail(
         &note,
-        &report_links(outbox.public_url, &report.id),
+        &report_links(
+            &report_base(db, &report, outbox.public_url).await,
+            &report.id,
+        ),
         attachment.is_some(),
         &voice,
     );

@@ -36,7 +36,8 @@ use crate::services::blobs::Blobs;
 #[error("pdf: {0}")]
 pub struct PdfError(String);
 
-/// A file name for the report: `sitelens-report-{host}-{date}.pdf`.
+/// A file name for the report: `sitelens-report-{host}-{date}.pdf`, or `report-{host}-{date}.pdf`
+/// for a branded one.
 pub fn file_name(report: &AnalysisReport) -> String {
     let host: String = url::Url::parse(&report.url)
         .ok()
@@ -52,7 +53,13 @@ pub fn file_name(report: &AnalysisReport) -> String {
         })
         .collect();
     let date = report.created_at.get(..10).unwrap_or("report");
-    format!("sitelens-report-{host}-{date}.pdf")
+    // A branded report's file names nothing of Sitelens either.
+    let ours = if report.branding.is_some() {
+        ""
+    } else {
+        "sitelens-"
+    };
+    format!("{ours}report-{host}-{date}.pdf")
 }
 
 /// The screenshots a report names, read from blob storage before the PDF is laid out: desktop
