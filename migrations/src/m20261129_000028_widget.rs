@@ -16,7 +16,7 @@
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 
-use crate::util::{c, create_all, drop_all, fk, index, now_column};
+use crate::util::{add_column, c, create_all, drop_all, drop_columns, fk, index, now_column};
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
@@ -108,25 +108,16 @@ impl MigrationTrait for Migration {
             ],
         )
         .await?;
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(c("analysis_jobs"))
-                    .add_column(big_integer_null(c("whitelabel_user_id")))
-                    .to_owned(),
-            )
-            .await
+        add_column(
+            manager,
+            "analysis_jobs",
+            big_integer_null(c("whitelabel_user_id")),
+        )
+        .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(c("analysis_jobs"))
-                    .drop_column(c("whitelabel_user_id"))
-                    .to_owned(),
-            )
-            .await?;
+        drop_columns(manager, &[("analysis_jobs", "whitelabel_user_id")]).await?;
         drop_all(manager, &["widget_requests", "widget_leads", "widget_keys"]).await
     }
 }
