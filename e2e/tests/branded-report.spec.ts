@@ -2,7 +2,7 @@
 // sends it and as the app shows it — and its PDF wear the agency's name, logo and colours, with
 // nothing of Sitelens and none of our upsells.
 import { writeFileSync } from "node:fs";
-import type { Browser } from "@playwright/test";
+import type { Browser, Page, TestInfo } from "@playwright/test";
 import { test, expect, shot, analyze, setPlan } from "./fixtures";
 
 const PASSWORD = "correct horse battery";
@@ -83,11 +83,44 @@ test("an agency's report wears its brand on the results page and in the PDF", as
   await shot(page, info, "branded-results-shared-link");
 
   // … and its PDF, kept as an artifact to look at.
-  const pdf = await page.request.get(`/api/download-report/${reportId}`);
+  await keepPdf(page, info, reportId, "branded-basic-report.pdf");
+
+  // The agency buys credits (test-payment mode) and runs a Premium report of the same site from
+  // the report itself: the chooser is its own tool, while the report's readers never see an offer.
+  await page.goto("/stripe-checkout?package=credit-5");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.getByRole("button", { name: "Pay $20 (test)" }).click();
+  await expect(page.getByText("5 credits were added to your account")).toBeVisible();
+  await page.goto(`/results/${reportId}`);
+  await page.getByRole("button", { name: "Advanced Analysis" }).click();
+  const chooser = page.getByRole("dialog", { name: "Choose your report" });
+  await chooser.getByRole("button", { name: /Start a Premium report/ }).click();
+  await expect(page).toHaveURL(/\/results\?id=[^&]+&url=[^&]+&paid=true&type=premium/, { timeout: 120_000 });
+  await expect(page.getByText("Report prepared by Harbour Digital")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "In-depth site analysis" })).toBeVisible();
+  // The page stays mounted when the brand arrives: the purchase is announced once.
+  await expect(page.getByText("Purchase Complete!", { exact: true })).toHaveCount(1);
+  await expect(page.getByRole("button", { name: "Download PDF Report" })).toBeVisible();
+  expect(await page.locator("body").innerText()).not.toContain("Sitelens");
+  await shot(page, info, "branded-premium-results");
+  const premiumId = new URL(page.url()).searchParams.get("id") ?? "";
+  await keepPdf(page, info, premiumId, "branded-premium-report.pdf");
+
+  // Someone the agency shares the link with (not signed in) is offered nothing.
+  const reader = await browser.newPage();
+  await reader.goto(new URL(`/results/${reportId}`, page.url()).toString());
+  await expect(reader.getByText("Report prepared by Harbour Digital")).toBeVisible();
+  await expect(reader.getByText("Advanced Analysis")).toHaveCount(0);
+  await reader.close();
+});
+
+/** Downloads report `id`'s PDF and keeps it as an artifact. */
+async function keepPdf(page: Page, info: TestInfo, id: string, name: string) {
+  const pdf = await page.request.get(`/api/download-report/${id}`);
   expect(pdf.status()).toBe(200);
   const bytes = await pdf.body();
   expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
-  const path = info.outputPath("branded-report.pdf");
+  const path = info.outputPath(name);
   writeFileSync(path, bytes);
-  await info.attach("branded-report.pdf", { path, contentType: "application/pdf" });
-});
+  await info.attach(name, { path, contentType: "application/pdf" });
+}

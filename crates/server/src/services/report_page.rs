@@ -241,8 +241,8 @@ pub fn render(report: &AnalysisReport, view: View) -> String {
 /// The frame of a branded report's page, in place of Sitelens' header and footer: the agency's
 /// logo or name, its colours (the primary colour with a legible text colour, so the app's
 /// primary buttons wear it) and font, and a footer with its contact details. It is the markup of
-/// the web app's `BrandedFrame` (`web/src/features/results/branded-frame.tsx`), with `main` in
-/// the middle.
+/// the web app's site layout with a brand (`web/src/app/site-layout.tsx` and
+/// `web/src/components/layout/branded-frame.tsx`), with `main` in the middle.
 pub fn branded_frame(brand: &Branding, main: &str) -> String {
     let name = escape(&brand.company_name);
     let style = format!(

@@ -268,15 +268,20 @@ export function Report({ report, sample = false, publicUrl }: { report: Analysis
             <Link to="/"><Plus aria-hidden="true" /> New Analysis</Link>
           </Button>
         )}
-        {!paid && !brand &&
+        {/* A signed-in account with credits chooses a deeper report here, its own tool even on
+            a branded report; the offer to buy one is ours, so a branded report's readers never
+            see it. */}
+        {!paid &&
           (canBuyWithCredits ? (
             <ReportChooser url={report.url} balance={balance}>
               <Button variant="secondary">Advanced Analysis <ArrowRight aria-hidden="true" /></Button>
             </ReportChooser>
           ) : (
-            <Button asChild variant="secondary">
-              <Link to={packageCheckoutPath("credit-1")}>Advanced Analysis <ArrowRight aria-hidden="true" /></Link>
-            </Button>
+            !brand && (
+              <Button asChild variant="secondary">
+                <Link to={packageCheckoutPath("credit-1")}>Advanced Analysis <ArrowRight aria-hidden="true" /></Link>
+              </Button>
+            )
           ))}
       </div>
 
