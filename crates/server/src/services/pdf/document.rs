@@ -457,13 +457,13 @@ impl Doc<'_> {
         self.c
             .rect(0.0, band_bottom - 5.0, PAGE_W, 5.0, self.secondary);
 
-        // The brand: its logo, or its name as a word mark beside a lens.
+        // The brand: its logo on a white plate (a logo in the band's own colour stays legible),
+        // or its name as a word mark beside a lens.
         let brand_top = PAGE_H - 48.0;
-        let logo = self
-            .brand
-            .logo
-            .as_deref()
-            .and_then(|logo| self.c.image(logo, MARGIN, brand_top, 140.0, 40.0, None));
+        let logo = self.brand.logo.as_deref().and_then(|logo| {
+            self.c
+                .image(logo, MARGIN, brand_top, 140.0, 40.0, Some(WHITE))
+        });
         if logo.is_none() {
             self.c
                 .ring(MARGIN + 9.0, brand_top - 12.0, 7.0, 2.6, 1.0, WHITE, WHITE);
