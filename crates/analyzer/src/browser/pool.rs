@@ -175,7 +175,25 @@ impl Drop for Instance {
                 std::thread::sleep(Duration::from_millis(10));
             }
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        for _ in 0..PROFILE_REMOVAL_TRIES {
+            if profile_removed(&self.dir) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// How often a profile folder's removal is tried before it is left to the next start's sweep.
+const PROFILE_REMOVAL_TRIES: usize = 50;
+
+/// Tries once to remove a stopped browser's profile folder; whether it is gone. Chromium's helper
+/// processes can outlive the browser process by a moment and write a file while the folder is
+/// being removed ("directory not empty"), so callers try again for a short while.
+fn profile_removed(dir: &std::path::Path) -> bool {
+    match std::fs::remove_dir_all(dir) {
+        Ok(()) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
     }
 }
 
@@ -417,7 +435,12 @@ impl BrowserPool {
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        let _ = std::fs::remove_dir_all(&i.dir);
+        for _ in 0..PROFILE_REMOVAL_TRIES {
+            if profile_removed(&i.dir) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// The process id of the running browser, if one runs (tests read its command line).
