@@ -3,9 +3,8 @@
 // nothing of Sitelens and none of our upsells.
 import { writeFileSync } from "node:fs";
 import type { Browser, Page, TestInfo } from "@playwright/test";
-import { test, expect, shot, analyze, setPlan } from "./fixtures";
+import { test, expect, shot, analyze, setPlan, signUp } from "./fixtures";
 
-const PASSWORD = "correct horse battery";
 
 /** A small logo, drawn by the browser: a real PNG like an agency would upload. */
 async function drawLogo(browser: Browser): Promise<Buffer> {
@@ -21,14 +20,7 @@ async function drawLogo(browser: Browser): Promise<Buffer> {
 
 test("an agency's report wears its brand on the results page and in the PDF", async ({ page, browser, siteUrl }, info) => {
   const email = `agency-${Date.now()}@harbour.example`;
-  await page.goto("/accounts/sign-up");
-  await page.getByLabel("First name").fill("Hana");
-  await page.getByLabel("Last name").fill("Harbour");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Username").fill(email.split("@")[0]);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signUp(page, email);
   setPlan(email, "agency");
 
   // The settings through their API, as the settings page sends them (the session's CSRF token).
