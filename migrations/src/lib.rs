@@ -37,6 +37,7 @@ mod m20261129_000026_sales_contact;
 mod m20261129_000027_mail_attachments;
 mod m20261129_000028_widget;
 mod m20261129_000029_custom_domains;
+mod m20261129_000030_payment_links;
 mod util;
 
 /// Runs the Sitelens migrations in order.
@@ -75,6 +76,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_000027_mail_attachments::Migration),
             Box::new(m20261129_000028_widget::Migration),
             Box::new(m20261129_000029_custom_domains::Migration),
+            Box::new(m20261129_000030_payment_links::Migration),
         ]
     }
 }

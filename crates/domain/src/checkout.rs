@@ -597,6 +597,18 @@ pub fn monthly_credits(plan: &str) -> Option<Option<u32>> {
     find_plan(plan).map(|p| p.credits)
 }
 
+/// Credits a change of plan grants at once for the month under way: what the new plan grants
+/// each month beyond what the old one did (Business 20 to Agency 100 grants 80), so an upgrade
+/// is usable the day it is paid rather than at the next invoice. A move to a plan with fewer
+/// credits, to or from an unlimited plan, or between unknown plans grants nothing: the credits
+/// already granted stay, and an unlimited plan does not count its spending.
+pub fn plan_change_credits(from_plan: &str, to_plan: &str) -> u32 {
+    match (monthly_credits(from_plan), monthly_credits(to_plan)) {
+        (Some(Some(from)), Some(Some(to))) => to.saturating_sub(from),
+        _ => 0,
+    }
+}
+
 /// Credit months of a paid period that have begun by `now`: a plan grants its monthly credits
 /// once per month of the period it is paid for, the first when the period's payment arrives,
 /// each later one when its month begins, so a yearly plan holds twelve grants (a monthly plan
@@ -989,6 +1001,17 @@ mod tests {
         assert_eq!(refund_credits(20, 7000, 7000, 7000), 0);
         assert_eq!(refund_credits(20, 7000, 7000, 3500), 0);
         assert_eq!(refund_credits(0, 49900, 0, 49900), 0);
+    }
+
+    #[test]
+    fn a_change_of_plan_grants_the_difference_of_monthly_credits() {
+        assert_eq!(plan_change_credits("business-plan", "agency-plan"), 80);
+        assert_eq!(plan_change_credits("agency-plan", "business-plan"), 0);
+        assert_eq!(plan_change_credits("business-plan", "business-plan"), 0);
+        // Unlimited on either side, or a plan this version does not know: nothing.
+        assert_eq!(plan_change_credits("agency-plan", "enterprise-plan"), 0);
+        assert_eq!(plan_change_credits("enterprise-plan", "agency-plan"), 0);
+        assert_eq!(plan_change_credits("no-such-plan", "agency-plan"), 0);
     }
 
     #[test]

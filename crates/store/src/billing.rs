@@ -18,7 +18,8 @@ use crate::clock::now;
 use crate::credits::{CreditPool, Grant, Payer, Purchase, Spend, grant_in, ledger, spend_in};
 use crate::entity::users::Column as U;
 use crate::entity::{
-    checkout_sessions, credit_purchases, refunds, subscriptions, users, webhook_events,
+    checkout_sessions, credit_purchases, payment_aliases, refunds, subscriptions, users,
+    webhook_events,
 };
 use crate::jobs::{NewAnalysis, enqueue_in};
 use crate::{StoreError, StoreResult, begin_write};
@@ -310,6 +311,9 @@ pub struct SubscriptionState {
     pub stripe_subscription_id: Option<String>,
     /// Stripe's customer id.
     pub stripe_customer_id: Option<String>,
+    /// The payment that paid this period (the first checkout's or the period's invoice), when
+    /// this state starts a period; `None` keeps the one recorded.
+    pub period_payment_id: Option<String>,
     /// When the processor's event that carries this state was created (`None`: our own
     /// change, always applied).
     pub event_at: Option<DateTime<Utc>>,
@@ -350,6 +354,9 @@ pub async fn put_subscription(db: &DatabaseConnection, s: &SubscriptionState) ->
     row.current_period_end = Set(s.period_end);
     if s.stripe_subscription_id.is_some() {
         row.stripe_subscription_id = Set(s.stripe_subscription_id.clone());
+    }
+    if s.period_payment_id.is_some() {
+        row.period_payment_id = Set(s.period_payment_id.clone());
     }
     row.last_event_at = Set(last_event_at);
     row.updated_at = Set(at);
@@ -529,8 +536,19 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
     } else {
         purchase.amount_paid_cents
     };
+    // What the payment granted: its own credits and those granted under it since (a yearly
+    // plan's later months, a plan upgrade's difference), so refunding a year's invoice reaches
+    // every month it paid for.
+    let under: i64 = credit_purchases::Entity::find()
+        .filter(credit_purchases::Column::ParentPaymentId.eq(&refund.payment_id))
+        .all(&txn)
+        .await?
+        .iter()
+        .map(|p| i64::from(p.credits_added))
+        .sum();
+    let granted = u32::try_from(i64::from(purchase.credits_added) + under).unwrap_or(u32::MAX);
     let credits = Credits::whole(refund_credits(
-        u32::try_from(purchase.credits_added).unwrap_or(0),
+        granted,
         amount,
         before,
         refund.refunded_total_cents,
@@ -584,6 +602,52 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
         user_id: purchase.user_id,
         removed,
     })
+}
+
+/// Whether a payment's refunds add up to all of it: nothing more is granted under a payment
+/// refunded in full (a yearly plan's remaining months).
+pub async fn refunded_in_full(db: &DatabaseConnection, payment_id: &str) -> StoreResult<bool> {
+    let Some(purchase) = crate::credits::find_purchase(db, payment_id).await? else {
+        return Ok(false);
+    };
+    let refunded: i64 = refunds::Entity::find()
+        .filter(refunds::Column::PaymentId.eq(payment_id))
+        .all(db)
+        .await?
+        .iter()
+        .map(|r| r.amount_cents)
+        .sum();
+    Ok(purchase.amount_paid_cents > 0 && refunded >= purchase.amount_paid_cents)
+}
+
+/// Records that `alias` (a payment intent) is another id of `payment_id` (the invoice it paid).
+/// The first link recorded for an alias stays.
+pub async fn link_payment(
+    db: &DatabaseConnection,
+    alias: &str,
+    payment_id: &str,
+) -> StoreResult<()> {
+    payment_aliases::Entity::insert(payment_aliases::ActiveModel {
+        alias: Set(alias.to_owned()),
+        payment_id: Set(payment_id.to_owned()),
+        created_at: Set(now()),
+    })
+    .on_conflict(
+        OnConflict::column(payment_aliases::Column::Alias)
+            .do_nothing()
+            .to_owned(),
+    )
+    .exec_without_returning(db)
+    .await?;
+    Ok(())
+}
+
+/// The payment `alias` was recorded as another id of, if any.
+pub async fn payment_of_alias(db: &DatabaseConnection, alias: &str) -> StoreResult<Option<String>> {
+    Ok(payment_aliases::Entity::find_by_id(alias.to_owned())
+        .one(db)
+        .await?
+        .map(|a| a.payment_id))
 }
 
 /// A user's purchases and paid invoices, newest first.

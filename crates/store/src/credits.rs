@@ -359,8 +359,19 @@ pub async fn refund_credits(
 /// is of whole credits (`credit_purchases.credits_added` keeps whole credits, the receipt of
 /// what was bought); a fraction is refused.
 pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> StoreResult<Grant> {
+    grant_under(db, purchase, None).await
+}
+
+/// [`grant_purchase`] of a grant made under another payment (`parent`: a yearly plan's later
+/// month under the year's invoice, a plan upgrade's difference under the period's payment), so
+/// a refund of that payment reaches this grant too ([`crate::billing::apply_refund`]).
+pub async fn grant_under(
+    db: &DatabaseConnection,
+    purchase: &Purchase,
+    parent: Option<&str>,
+) -> StoreResult<Grant> {
     let txn = begin_write(db).await?;
-    let grant = grant_in(&txn, purchase).await?;
+    let grant = grant_with_parent(&txn, purchase, parent).await?;
     match grant {
         Grant::Granted => txn.commit().await?,
         Grant::AlreadyGranted => txn.rollback().await?,
@@ -373,6 +384,14 @@ pub async fn grant_purchase(db: &DatabaseConnection, purchase: &Purchase) -> Sto
 pub(crate) async fn grant_in<C: ConnectionTrait>(
     txn: &C,
     purchase: &Purchase,
+) -> StoreResult<Grant> {
+    grant_with_parent(txn, purchase, None).await
+}
+
+async fn grant_with_parent<C: ConnectionTrait>(
+    txn: &C,
+    purchase: &Purchase,
+    parent: Option<&str>,
 ) -> StoreResult<Grant> {
     let at = now();
     if !purchase.credits.halves().is_multiple_of(2) {
@@ -389,6 +408,7 @@ pub(crate) async fn grant_in<C: ConnectionTrait>(
         credits_added: Set(bought),
         amount_paid_cents: Set(purchase.amount_paid_cents),
         package_type: Set(purchase.package_type.clone()),
+        parent_payment_id: Set(parent.map(str::to_owned)),
         created_at: Set(at),
         ..Default::default()
     })

@@ -20,6 +20,9 @@ pub struct Model {
     pub amount_paid_cents: i64,
     /// The `package_type` column.
     pub package_type: String,
+    /// The `parent_payment_id` column: for a grant made under another payment (a yearly plan's
+    /// later months, a plan upgrade's difference), that payment, whose refund reaches it too.
+    pub parent_payment_id: Option<String>,
     /// The `created_at` column.
     pub created_at: DateTimeUtc,
 }

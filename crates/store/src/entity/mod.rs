@@ -29,6 +29,7 @@ pub mod ip_analysis_tracking;
 pub mod ip_daily_usage;
 pub mod one_time_tokens;
 pub mod page_links;
+pub mod payment_aliases;
 pub mod refunds;
 pub mod sessions;
 pub mod sign_in_failures;

@@ -29,6 +29,9 @@ pub struct Model {
     /// The `stripe_subscription_id` column.
     #[sea_orm(unique)]
     pub stripe_subscription_id: Option<String>,
+    /// The `period_payment_id` column: the payment (first checkout or invoice) that paid the
+    /// current period; grants made later in the period are made under it.
+    pub period_payment_id: Option<String>,
     /// The `last_event_at` column: creation time of the newest processor event applied.
     pub last_event_at: Option<DateTimeUtc>,
     /// The `created_at` column.

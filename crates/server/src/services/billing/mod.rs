@@ -347,6 +347,15 @@ pub enum BillingEvent {
         /// When the processor created the event.
         at: Option<DateTime<Utc>>,
     },
+    /// A payment intent paid an invoice (Stripe's `invoice_payment.paid`; newer API versions
+    /// no longer name the invoice on the charge), so a refund naming only the payment intent
+    /// reaches the invoice's credits.
+    PaymentLinked {
+        /// The payment intent.
+        payment_intent: String,
+        /// The invoice it paid.
+        invoice_id: String,
+    },
     /// A payment was refunded: the unspent credits its refunded part bought are taken back.
     Refunded {
         /// The refund's key (one application per key).
@@ -373,6 +382,7 @@ impl BillingEvent {
             BillingEvent::InvoicePaid { .. } => "invoice.paid",
             BillingEvent::SubscriptionUpdated { .. } => "customer.subscription.updated",
             BillingEvent::SubscriptionDeleted { .. } => "customer.subscription.deleted",
+            BillingEvent::PaymentLinked { .. } => "invoice_payment.paid",
             BillingEvent::Refunded { .. } => "charge.refunded",
             BillingEvent::Ignored => "ignored",
         }
@@ -405,6 +415,27 @@ pub async fn apply_event(
     if store::billing::event_handled(db, event_id).await? {
         return Ok(Applied::Duplicate);
     }
+    // A charge that does not name its invoice (newer API versions) is found by the invoice its
+    // payment intent paid, for the credits and the affiliate's commission alike.
+    let linked;
+    let event = match event {
+        BillingEvent::Refunded {
+            payment_id,
+            invoice: None,
+            ..
+        } => match store::billing::payment_of_alias(db, payment_id).await? {
+            Some(invoice) => {
+                let mut e = event.clone();
+                if let BillingEvent::Refunded { invoice: i, .. } = &mut e {
+                    *i = Some(invoice);
+                }
+                linked = e;
+                &linked
+            }
+            None => event,
+        },
+        _ => event,
+    };
     let applied = match event {
         BillingEvent::CheckoutCompleted {
             checkout_id,
@@ -480,6 +511,13 @@ pub async fn apply_event(
                 .chain(invoice.as_deref())
                 .collect();
             refunded(db, refund_id, &payments, *amount_refunded, *amount).await?
+        }
+        BillingEvent::PaymentLinked {
+            payment_intent,
+            invoice_id,
+        } => {
+            store::billing::link_payment(db, payment_intent, invoice_id).await?;
+            Applied::Done
         }
         BillingEvent::Ignored => Applied::Skipped,
     };
@@ -630,6 +668,7 @@ async fn start_subscription(
             paused_at: None,
             stripe_subscription_id: Some(subscription),
             stripe_customer_id: customer.map(str::to_owned),
+            period_payment_id: Some(payment_id.to_owned()),
             event_at: None,
         },
     )
@@ -683,6 +722,12 @@ pub async fn grant_due_plan_months(
         let Some(credits) = rules::monthly_credits(&sub.plan_id).flatten() else {
             continue; // unlimited, or a plan this version does not know
         };
+        let paid_by = sub.period_payment_id.as_deref();
+        if let Some(payment) = paid_by
+            && store::billing::refunded_in_full(db, payment).await?
+        {
+            continue; // the year's payment was refunded: its months are no longer owed
+        }
         let start = sub.current_period_start.timestamp();
         let due = rules::credit_months_due(
             start,
@@ -695,7 +740,7 @@ pub async fn grant_due_plan_months(
             .clone()
             .unwrap_or_else(|| format!("sub_row_{}", sub.id));
         for month in 2..=due {
-            let grant = store::credits::grant_purchase(
+            let grant = store::credits::grant_under(
                 db,
                 &Purchase {
                     user_id: sub.user_id,
@@ -705,6 +750,7 @@ pub async fn grant_due_plan_months(
                     amount_paid_cents: 0,
                     package_type: sub.plan_id.clone(),
                 },
+                paid_by,
             )
             .await?;
             if grant == Grant::Granted {
@@ -731,7 +777,9 @@ async fn invoice_paid(
         )));
     };
     let granted = grant_period(db, sub.user_id, &sub.plan_id, invoice_id, amount_cents).await?;
-    if granted && period_end > sub.current_period_end {
+    // The invoice of the current period or a later one pays for it (a subscription update may
+    // have moved the period on before the invoice arrived).
+    if granted && period_end >= sub.current_period_end {
         let status = SubscriptionStatus::parse(&sub.status).unwrap_or(SubscriptionStatus::Active);
         let status = if status == SubscriptionStatus::PastDue {
             SubscriptionStatus::Active
@@ -745,6 +793,7 @@ async fn invoice_paid(
             None,
             Some((period_start, period_end)),
             None,
+            Some(invoice_id),
         )
         .await?;
     }
@@ -755,6 +804,7 @@ async fn invoice_paid(
     })
 }
 
+/// Writes a subscription's new state; `paid_by` is the payment of a period it starts.
 async fn put_state(
     db: &DatabaseConnection,
     sub: &store::entity::subscriptions::Model,
@@ -762,6 +812,7 @@ async fn put_state(
     plan: Option<&(String, BillingInterval, u32)>,
     period: Option<(DateTime<Utc>, DateTime<Utc>)>,
     at: Option<DateTime<Utc>>,
+    paid_by: Option<&str>,
 ) -> Result<bool, BillingError> {
     let (plan_id, interval, extra_seats) = match plan {
         Some((p, i, s)) => (p.clone(), *i, *s),
@@ -794,6 +845,7 @@ async fn put_state(
             paused_at: (status == SubscriptionStatus::Paused).then_some(now),
             stripe_subscription_id: None,
             stripe_customer_id: None,
+            period_payment_id: paid_by.map(str::to_owned),
             event_at: at,
         },
     )
@@ -813,12 +865,50 @@ async fn subscription_updated(
             "subscription {subscription} is not known yet"
         )));
     };
-    let changed = put_state(db, &sub, status, plan, period, at).await?;
+    let changed = put_state(db, &sub, status, plan, period, at, None).await?;
+    if changed
+        && status != SubscriptionStatus::Canceled
+        && let Some((plan_id, _, _)) = plan
+    {
+        let start = period.map_or(sub.current_period_start, |(s, _)| s);
+        grant_plan_change(db, &sub, subscription, plan_id, start).await?;
+    }
     Ok(if changed {
         Applied::Done
     } else {
         Applied::Skipped
     })
+}
+
+/// A change of plan's credits for the month under way (`domain::checkout::plan_change_credits`:
+/// an upgrade's difference), granted at once under the period's payment, so a refund of that
+/// payment reaches them. Once per subscription, period and new plan: moving down and back up
+/// within a period grants nothing more.
+async fn grant_plan_change(
+    db: &DatabaseConnection,
+    sub: &store::entity::subscriptions::Model,
+    subscription: &str,
+    plan_id: &str,
+    period_start: DateTime<Utc>,
+) -> Result<(), BillingError> {
+    let credits = rules::plan_change_credits(&sub.plan_id, plan_id);
+    if credits == 0 {
+        return Ok(());
+    }
+    store::credits::grant_under(
+        db,
+        &Purchase {
+            user_id: sub.user_id,
+            payment_id: format!("{subscription}:{}:plan-{plan_id}", period_start.timestamp()),
+            credits: Credits::whole(credits),
+            // Paid by the provider's prorated charge, not by this grant.
+            amount_paid_cents: 0,
+            package_type: plan_id.to_owned(),
+        },
+        sub.period_payment_id.as_deref(),
+    )
+    .await?;
+    Ok(())
 }
 
 async fn refunded(

@@ -166,6 +166,19 @@ pub fn parse_event(event: &Value) -> BillingEvent {
             Some(subscription) => BillingEvent::SubscriptionDeleted { subscription, at },
             None => BillingEvent::Ignored,
         },
+        // Newer API versions name an invoice's payment intent only here (the charge and the
+        // invoice no longer name each other); a refund of that payment intent then finds the
+        // invoice's credits.
+        "invoice_payment.paid" => match (
+            text(&object["invoice"]),
+            text(&object["payment"]["payment_intent"]),
+        ) {
+            (Some(invoice_id), Some(payment_intent)) => BillingEvent::PaymentLinked {
+                payment_intent,
+                invoice_id,
+            },
+            _ => BillingEvent::Ignored,
+        },
         "charge.refunded" => {
             let Some(charge) = text(&object["id"]) else {
                 return BillingEvent::Ignored;

@@ -850,6 +850,20 @@ async fn stripe_through_a_local_emulator() {
         assert_eq!(buyer.get("/api/account").await.json["plan"], "agency");
         let paid = buyer.get(&format!("/api/checkout/{change_id}")).await;
         assert_eq!(paid.json["status"], "paid", "{}", paid.json);
+        // Business grants 20 credits a month and Agency 100: the upgrade grants the other 80
+        // for the month under way at once, and once (Stripe's own update event for the change,
+        // delivered again, grants nothing more).
+        assert_eq!(credits(&mut buyer).await, 100, "the upgrade's difference");
+        let updated = json!({"id": "evt_sub_upgraded", "type": "customer.subscription.updated",
+            "created": now(),
+            "data": {"object": {"id": sub_id, "object": "subscription", "status": "active",
+                                "metadata": {"plan_id": "agency-plan", "interval": "monthly",
+                                             "extra_seats": "0"}}}});
+        for _ in 0..2 {
+            let r = deliver(&app.web, &updated, WEBHOOK_SECRET, now()).await;
+            assert_eq!(r.status, 200, "{}", r.json);
+        }
+        assert_eq!(credits(&mut buyer).await, 100);
 
         // Cancelling at period end is asked of Stripe, and Stripe holds it.
         let cancel = buyer
@@ -1171,6 +1185,40 @@ async fn refunds_count_what_each_adds_and_reach_a_plans_invoice() {
                 (false, Credits::whole(10))
             ]
         );
+
+        // Newer API versions: a renewal's charge no longer names its invoice, and Stripe's
+        // `invoice_payment.paid` says which payment intent paid which invoice; the refund of
+        // that payment intent reaches the invoice's credits (and arriving first does no harm).
+        let sub = store::billing::get_subscription(&store_db, user_id)
+            .await
+            .expect("read")
+            .expect("subscription");
+        let (start, end) = (
+            sub.current_period_end.timestamp(),
+            sub.current_period_end.timestamp() + 30 * 86_400,
+        );
+        let linked = json!({"id": "evt_r7", "type": "invoice_payment.paid", "created": now(),
+            "data": {"object": {"id": "inpay_r2", "object": "invoice_payment", "invoice": "in_r2",
+                                "payment": {"type": "payment_intent", "payment_intent": "pi_r2"},
+                                "status": "paid"}}});
+        assert_eq!(deliver(&app.web, &linked, WEBHOOK_SECRET, now()).await.status, 200);
+        let renewal = json!({"id": "evt_r8", "type": "invoice.paid", "created": now(),
+            "data": {"object": {"id": "in_r2", "object": "invoice", "amount_paid": 7000,
+                                "parent": {"subscription_details": {"subscription": "sub_r"}},
+                                "lines": {"data": [{"period": {"start": start, "end": end}}]}}}});
+        let r = deliver(&app.web, &renewal, WEBHOOK_SECRET, now()).await;
+        assert_eq!(r.status, 200, "{}", r.json);
+        assert_eq!(credits(&mut buyer).await, 25, "the renewal's 20 credits");
+        let newer_refund = json!({"id": "evt_r9", "type": "charge.refunded", "created": now(),
+            "data": {"object": {"id": "ch_r2", "object": "charge", "payment_intent": "pi_r2",
+                                "amount": 7000, "amount_refunded": 7000, "refunded": true}}});
+        let r = deliver(&app.web, &newer_refund, WEBHOOK_SECRET, now()).await;
+        assert_eq!(r.status, 200, "{}", r.json);
+        assert_eq!(
+            credits(&mut buyer).await,
+            5,
+            "the renewal refunded by its payment intent alone"
+        );
     })
     .await;
 }
@@ -1289,6 +1337,32 @@ async fn a_yearly_plan_grants_each_months_credits_as_the_month_begins() {
             next.current_period_start + (next.current_period_end - next.current_period_start) / 12;
         assert_eq!(sweep(second_month).await.expect("grant"), 1, "{engine:?}");
         assert_eq!(credits(&mut yearly).await, 280);
+
+        // That year's invoice refunded in full: the month granted under it goes back with the
+        // invoice's own, and the months still to come are no longer granted.
+        let invoice = format!(
+            "in_test_{}_{}",
+            next.id,
+            next.current_period_start.timestamp()
+        );
+        let refund = yearly
+            .post("/api/test-payments/refund", json!({"paymentId": invoice}))
+            .await;
+        assert_eq!(refund.status, 200, "{}", refund.json);
+        assert_eq!(
+            credits(&mut yearly).await,
+            240,
+            "{engine:?}: the invoice's month and the second month both taken back"
+        );
+        let twelfth = (next.current_period_end - next.current_period_start) / 12;
+        assert_eq!(
+            sweep(next.current_period_start + twelfth * 5)
+                .await
+                .expect("grant"),
+            0,
+            "{engine:?}: a refunded year grants no more months"
+        );
+        assert_eq!(credits(&mut yearly).await, 240);
     })
     .await;
 }
