@@ -8,7 +8,9 @@ import wasm from "vite-plugin-wasm";
 
 /**
  * Preloads the domain wasm from index.html. Otherwise the browser only learns of it once the
- * JavaScript has downloaded and run, and the first render waits for both in a row.
+ * JavaScript has downloaded and run, and the first render waits for both in a row. The server
+ * drops it again from every page with a first screen of its own (crates/server/src/services/
+ * pages.rs, `without_wasm_preload`), whose first paint needs no rule.
  */
 function preloadWasm(): Plugin {
   return {

@@ -81,7 +81,7 @@ impl WebApp {
                 if let Some(route) = name.strip_suffix(".html")
                     && let Ok(html) = tokio::fs::read_to_string(f.path()).await
                 {
-                    prerendered.insert(format!("/{route}"), html);
+                    prerendered.insert(format!("/{route}"), without_wasm_preload(&html));
                 }
             }
         }
@@ -91,8 +91,14 @@ impl WebApp {
         Self {
             dir: dir.to_owned(),
             index,
-            home: read("home.html").await.ok(),
-            shell: read("page.html").await.ok(),
+            home: read("home.html")
+                .await
+                .ok()
+                .map(|h| without_wasm_preload(&h)),
+            shell: read("page.html")
+                .await
+                .ok()
+                .map(|h| without_wasm_preload(&h)),
             prerendered,
             meta,
             content,
@@ -199,13 +205,13 @@ impl WebApp {
 
     /// A report's page: the shell with the header and footer (or, before the app is rebuilt, the
     /// bare app) with the report's first screen in `<main>` (`services::report_page`), kept by
-    /// the app until its own report is ready. The wasm preload stays: the report's badges and
-    /// bands are domain rules the app runs at once.
+    /// the app until its own report is ready. Without the wasm preload, like every page with a
+    /// first screen of its own ([`without_wasm_preload`]).
     fn report_shell(&self, index: &str, body: &str, head: &Head, canonical: &str) -> String {
         let body = format!("<div data-server-report=\"\">{body}</div>");
         let html = match self.shell.as_deref().filter(|s| s.contains(BODY_MARKER)) {
             Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
-            None => index.replacen(
+            None => without_wasm_preload(index).replacen(
                 "<div id=\"root\"></div>",
                 &format!("<div id=\"root\"><main id=\"main\">{body}</main></div>"),
                 1,
@@ -296,20 +302,9 @@ impl WebApp {
             extra,
         };
         let body = format!("<div data-server-body=\"\">{}</div>", page.body);
-        let shell = self
-            .shell
-            .as_deref()
-            .filter(|s| s.contains(BODY_MARKER))
-            .map(|s| {
-                if page.needs_rules {
-                    s.to_owned()
-                } else {
-                    without_wasm_preload(s)
-                }
-            });
-        let html = match shell.as_deref() {
+        let html = match self.shell.as_deref().filter(|s| s.contains(BODY_MARKER)) {
             Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
-            None => index.replacen(
+            None => without_wasm_preload(index).replacen(
                 "<div id=\"root\"></div>",
                 &format!("<div id=\"root\"><main id=\"main\">{body}</main></div>"),
                 1,
@@ -333,20 +328,29 @@ pub struct Page {
     pub html: String,
 }
 
-/// The template without its preload of the domain rules' WebAssembly: a page that runs no rule
-/// before the app has loaded should not spend the first seconds of a slow connection on it, in
-/// competition with the stylesheet its first paint waits for (the app still loads it later).
+/// The template without its preload of the domain rules' WebAssembly, for every page whose first
+/// screen comes from the server (the home hero, prerendered pages, content pages, reports): that
+/// screen needs no rule, so a slow connection should not spend its first seconds on 200 KB of
+/// WebAssembly in competition with the stylesheet the first paint waits for. Lighthouse counts
+/// every non-image download that finishes before the largest paint as part of it: with the
+/// preload, its simulated mobile LCP was a second later than its FCP on home, pricing, tools and
+/// results. The app fetches the wasm itself once it runs, after the first paint; only the bare
+/// app template (pages the app renders from nothing) keeps the preload.
 fn without_wasm_preload(html: &str) -> String {
-    let mut out = html.to_owned();
-    while let Some(at) = out.find("<link rel=\"preload\"") {
-        let Some(len) = out[at..].find('>') else {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<link rel=\"preload\"") {
+        let Some(len) = rest[at..].find('>') else {
             break;
         };
-        if !out[at..at + len].contains(".wasm") {
-            break;
+        out.push_str(&rest[..at]);
+        let link = &rest[at..=at + len];
+        if !link.contains(".wasm") {
+            out.push_str(link);
         }
-        out.replace_range(at..at + len + 1, "");
+        rest = &rest[at + len + 1..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -518,7 +522,7 @@ fn branded_shell(
     canonical: &str,
 ) -> String {
     let main = format!("<div data-server-report=\"\">{body}</div>");
-    let html = index.replacen(
+    let html = without_wasm_preload(index).replacen(
         "<div id=\"root\"></div>",
         &format!(
             "<div id=\"root\">{}</div>{}",
@@ -648,11 +652,17 @@ mod tests {
     }
 
     #[test]
-    fn content_pages_drop_only_the_wasm_preload() {
+    fn first_screens_drop_only_the_wasm_preload() {
         let html = "<head><link rel=\"preload\" href=\"/assets/d.wasm\" as=\"fetch\"><link rel=\"stylesheet\" href=\"/a.css\"></head>";
         let out = without_wasm_preload(html);
         assert!(!out.contains(".wasm"));
         assert!(out.contains("<link rel=\"stylesheet\" href=\"/a.css\">"));
+        // Wherever it stands among other preloads, which stay.
+        let html = "<head><link rel=\"preload\" href=\"/f.woff2\" as=\"font\"><link rel=\"preload\" href=\"/d.wasm\" as=\"fetch\"></head>";
+        assert_eq!(
+            without_wasm_preload(html),
+            "<head><link rel=\"preload\" href=\"/f.woff2\" as=\"font\"></head>"
+        );
     }
 
     #[tokio::test]

@@ -25,9 +25,6 @@ pub struct ContentPage {
     pub structured_data: Vec<Value>,
     /// Whether the page links the blog's Atom feed in its head.
     pub feed: bool,
-    /// Whether the page runs the domain rules at once (the free tools), so their WebAssembly is
-    /// preloaded with the page.
-    pub needs_rules: bool,
 }
 
 /// One step of a breadcrumb trail.
@@ -272,7 +269,6 @@ pub fn article(content: &Content, d: &Doc) -> ContentPage {
         body,
         structured_data: data,
         feed: d.kind == Kind::Blog,
-        needs_rules: d.slug == "resources/tools",
     }
 }
 
@@ -386,7 +382,6 @@ pub fn blog_index(content: &Content, category: Option<(String, String)>) -> Cont
         body,
         structured_data: vec![breadcrumb_list(&trail), blog],
         feed: true,
-        needs_rules: false,
     }
 }
 
@@ -474,7 +469,6 @@ pub fn knowledge_base(content: &Content, query: Option<&str>) -> ContentPage {
         body,
         structured_data: vec![breadcrumb_list(&trail), list],
         feed: false,
-        needs_rules: false,
     }
 }
 
@@ -570,7 +564,6 @@ pub fn collection(content: &Content, kind: Kind) -> ContentPage {
         body,
         structured_data: structured,
         feed: false,
-        needs_rules: false,
     }
 }
 

@@ -43,6 +43,23 @@ async fn routes_get_their_heads_and_security_headers() {
             .await;
         assert_eq!(status, 200);
         assert!(html.contains("noindex"));
+
+        // A page with a first screen of its own (the home hero, a pre-rendered page, a content
+        // page) leaves the domain rules' WebAssembly to the app, after its first paint; a page
+        // the app renders from nothing preloads it with the page.
+        for path in ["/", "/pricing", "/blog/robots-txt-mistakes"] {
+            let (_, _, html) = app.page(path).await;
+            assert!(!html.contains(".wasm"), "{path}: {html}");
+            assert!(
+                html.contains("/assets/main-abc123.js"),
+                "{path}: other preloads stay"
+            );
+        }
+        let (_, _, html) = app.page("/dashboard").await;
+        assert!(
+            html.contains("<link rel=\"preload\" href=\"/assets/domain_wasm_bg-abc123.wasm\""),
+            "{html}"
+        );
         app.running.shutdown().await;
     })
     .await;
@@ -274,6 +291,10 @@ async fn the_sample_report_is_served_without_a_browser() {
         assert!(html.contains("\"@type\":\"WebPage\""));
         assert!(html.contains("\"@type\":\"BreadcrumbList\""));
         assert!(html.contains("data-server-report"));
+        assert!(
+            !html.contains(".wasm"),
+            "a report's first screen needs no rule"
+        );
         assert!(html.contains("<strong>Sample report.</strong>"));
         assert!(html.contains(">Website Analysis Results</h1>"));
 
