@@ -10,8 +10,8 @@
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait,
-    IntoActiveModel, QueryFilter, QueryOrder, QuerySelect,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    EntityTrait, IntoActiveModel, QueryFilter, QueryOrder, QuerySelect,
 };
 
 use crate::clock::now;
@@ -224,7 +224,7 @@ pub async fn complete_upgrade(
         txn.rollback().await?;
         return Ok(UpgradeOutcome::AlreadyClosed);
     }
-    if grant_in(&txn, &upgrade.purchase).await? == Grant::AlreadyGranted {
+    if grant_in(&txn, &upgrade.purchase, None).await? == Grant::AlreadyGranted {
         // The payment was granted under another checkout: this one is closed, nothing more.
         txn.commit().await?;
         return Ok(UpgradeOutcome::AlreadyClosed);
@@ -500,13 +500,7 @@ pub async fn apply_refund(db: &DatabaseConnection, refund: &Refund) -> StoreResu
         txn.rollback().await?;
         return Ok(RefundOutcome::UnknownPayment);
     };
-    let before: i64 = refunds::Entity::find()
-        .filter(refunds::Column::PaymentId.eq(&refund.payment_id))
-        .all(&txn)
-        .await?
-        .iter()
-        .map(|r| r.amount_cents)
-        .sum();
+    let before = refunded_cents(&txn, &refund.payment_id).await?;
     let added = refund.refunded_total_cents - before;
     if added <= 0 {
         txn.rollback().await?;
@@ -610,14 +604,19 @@ pub async fn refunded_in_full(db: &DatabaseConnection, payment_id: &str) -> Stor
     let Some(purchase) = crate::credits::find_purchase(db, payment_id).await? else {
         return Ok(false);
     };
-    let refunded: i64 = refunds::Entity::find()
+    let refunded = refunded_cents(db, payment_id).await?;
+    Ok(purchase.amount_paid_cents > 0 && refunded >= purchase.amount_paid_cents)
+}
+
+/// What the refunds recorded for a payment add up to, cents.
+async fn refunded_cents<C: ConnectionTrait>(db: &C, payment_id: &str) -> StoreResult<i64> {
+    Ok(refunds::Entity::find()
         .filter(refunds::Column::PaymentId.eq(payment_id))
         .all(db)
         .await?
         .iter()
         .map(|r| r.amount_cents)
-        .sum();
-    Ok(purchase.amount_paid_cents > 0 && refunded >= purchase.amount_paid_cents)
+        .sum())
 }
 
 /// Records that `alias` (a payment intent) is another id of `payment_id` (the invoice it paid).

@@ -371,7 +371,7 @@ pub async fn grant_under(
     parent: Option<&str>,
 ) -> StoreResult<Grant> {
     let txn = begin_write(db).await?;
-    let grant = grant_with_parent(&txn, purchase, parent).await?;
+    let grant = grant_in(&txn, purchase, parent).await?;
     match grant {
         Grant::Granted => txn.commit().await?,
         Grant::AlreadyGranted => txn.rollback().await?,
@@ -379,16 +379,9 @@ pub async fn grant_under(
     Ok(grant)
 }
 
-/// [`grant_purchase`] inside the caller's write transaction; on [`Grant::AlreadyGranted`]
+/// [`grant_under`] inside the caller's write transaction; on [`Grant::AlreadyGranted`]
 /// nothing was changed.
 pub(crate) async fn grant_in<C: ConnectionTrait>(
-    txn: &C,
-    purchase: &Purchase,
-) -> StoreResult<Grant> {
-    grant_with_parent(txn, purchase, None).await
-}
-
-async fn grant_with_parent<C: ConnectionTrait>(
     txn: &C,
     purchase: &Purchase,
     parent: Option<&str>,

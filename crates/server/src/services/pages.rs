@@ -25,6 +25,9 @@ struct PageMeta {
 pub struct WebApp {
     dir: PathBuf,
     index: Option<String>,
+    /// `index.html` without the wasm preload ([`without_wasm_preload`]): the fallback template of
+    /// pages with a first screen of their own, and the branded reports' template.
+    screen_index: Option<String>,
     /// `home.html`: the app with the home hero pre-rendered, served for `/` and `/home`.
     home: Option<String>,
     /// `page.html`: the app with the shared header and footer pre-rendered around an empty
@@ -90,6 +93,7 @@ impl WebApp {
             .ok();
         Self {
             dir: dir.to_owned(),
+            screen_index: index.as_deref().map(without_wasm_preload),
             index,
             home: read("home.html")
                 .await
@@ -127,19 +131,20 @@ impl WebApp {
         search: Option<&str>,
     ) -> Option<Page> {
         let index = self.index.as_deref()?;
+        let screen_index = self.screen_index.as_deref().unwrap_or(index);
         if path.trim_end_matches('/') == "/demo"
             && let (Some(report), Some(head)) = (&self.demo, route_head(self, "/demo"))
         {
             return Some(Page {
                 found: true,
-                html: self.demo_page(index, report, head, public_url),
+                html: self.demo_page(screen_index, report, head, public_url),
             });
         }
         let content = self.content.page(path, search);
         if let Lookup::Page(page) = content {
             return Some(Page {
                 found: true,
-                html: self.content_page(index, &page, public_url, path),
+                html: self.content_page(screen_index, &page, public_url, path),
             });
         }
         let route = match content {
@@ -183,8 +188,8 @@ impl WebApp {
             };
             let body = report_page::render(&report, view);
             let html = match &report.branding {
-                Some(brand) => branded_shell(index, brand, &body, &head, &canonical),
-                None => self.report_shell(index, &body, &head, &canonical),
+                Some(brand) => branded_shell(screen_index, brand, &body, &head, &canonical),
+                None => self.report_shell(screen_index, &body, &head, &canonical),
             };
             return Some(Page { found, html });
         }
@@ -211,7 +216,7 @@ impl WebApp {
         let body = format!("<div data-server-report=\"\">{body}</div>");
         let html = match self.shell.as_deref().filter(|s| s.contains(BODY_MARKER)) {
             Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
-            None => without_wasm_preload(index).replacen(
+            None => index.replacen(
                 "<div id=\"root\"></div>",
                 &format!("<div id=\"root\"><main id=\"main\">{body}</main></div>"),
                 1,
@@ -304,7 +309,7 @@ impl WebApp {
         let body = format!("<div data-server-body=\"\">{}</div>", page.body);
         let html = match self.shell.as_deref().filter(|s| s.contains(BODY_MARKER)) {
             Some(shell) => shell.replacen(BODY_MARKER, &body, 1),
-            None => without_wasm_preload(index).replacen(
+            None => index.replacen(
                 "<div id=\"root\"></div>",
                 &format!("<div id=\"root\"><main id=\"main\">{body}</main></div>"),
                 1,
@@ -522,7 +527,7 @@ fn branded_shell(
     canonical: &str,
 ) -> String {
     let main = format!("<div data-server-report=\"\">{body}</div>");
-    let html = without_wasm_preload(index).replacen(
+    let html = index.replacen(
         "<div id=\"root\"></div>",
         &format!(
             "<div id=\"root\">{}</div>{}",
