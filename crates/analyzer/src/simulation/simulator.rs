@@ -244,7 +244,15 @@ impl Simulator {
             .iter()
             .filter_map(|&n| graph.request(n).map(|r| (n, r)))
             .collect();
-        let mut pool = Pool::new(self, &requests);
+        // Each request's origin and host, parsed once: the replay asks for them at every step,
+        // and a page of a thousand images takes thousands of steps.
+        let addresses: HashMap<usize, (String, String)> = requests
+            .iter()
+            .map(|&(n, r)| (n, (r.origin(), r.host())))
+            .collect();
+        let origin_of = |n: usize| addresses.get(&n).map_or("null", |(o, _)| o.as_str());
+        let host_of = |n: usize| addresses.get(&n).map_or("", |(_, h)| h.as_str());
+        let mut pool = Pool::new(self, &requests, origin_of);
         let transfer = |n: usize, r: &Request| {
             transfer_override
                 .get(&n)
@@ -284,7 +292,7 @@ impl Simulator {
                 let start = match graph.request(n) {
                     None => cpu_in_flight == 0,
                     Some(r) if connectionless(r) => true,
-                    Some(r) => net_in_flight < self.max_concurrent && pool.acquire(n, r),
+                    Some(_) => net_in_flight < self.max_concurrent && pool.acquire(n, origin_of(n)),
                 };
                 if !start {
                     continue;
@@ -324,7 +332,7 @@ impl Simulator {
                         2.0 + 10.0 * r.resource_size / 1024.0 / 1024.0 - p.time_elapsed
                     }
                     Some(r) => {
-                        let d = dns_time(&mut dns, &r.host(), p.start, self.rtt);
+                        let d = dns_time(&mut dns, host_of(n), p.start, self.rtt);
                         let c = pool.connection(n).ok_or_else(|| {
                             SimulationError::Graph("request without a connection".to_owned())
                         })?;
@@ -364,7 +372,7 @@ impl Simulator {
                 let is_finished = p.estimated == minimum;
                 match graph.request(n) {
                     Some(r) if !connectionless(r) => {
-                        let d = dns_time(&mut dns, &r.host(), p.start, self.rtt);
+                        let d = dns_time(&mut dns, host_of(n), p.start, self.rtt);
                         let c = pool.connection_mut(n).ok_or_else(|| {
                             SimulationError::Graph("request without a connection".to_owned())
                         })?;
@@ -462,12 +470,16 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(sim: &Simulator, requests: &[(usize, &Request)]) -> Self {
+    fn new<'a>(
+        sim: &Simulator,
+        requests: &[(usize, &Request)],
+        origin_of: impl Fn(usize) -> &'a str,
+    ) -> Self {
         let records: Vec<Request> = requests.iter().map(|(_, r)| (*r).clone()).collect();
         let reused = connection_reused(&records, true);
         let mut by_origin: HashMap<String, Vec<Connection>> = HashMap::new();
         for (i, r) in records.iter().enumerate() {
-            let origin = r.origin();
+            let origin = origin_of(requests[i].0).to_owned();
             let list = by_origin.entry(origin.clone()).or_default();
             if reused[i] {
                 continue;
@@ -508,15 +520,14 @@ impl Pool {
     }
 
     /// Take the free connection of the request's origin with the largest congestion window.
-    fn acquire(&mut self, node: usize, r: &Request) -> bool {
-        let origin = r.origin();
+    fn acquire(&mut self, node: usize, origin: &str) -> bool {
         let busy: Vec<usize> = self
             .in_use
             .values()
-            .filter(|(o, _)| *o == origin)
+            .filter(|(o, _)| o == origin)
             .map(|(_, i)| *i)
             .collect();
-        let Some(list) = self.by_origin.get(&origin) else {
+        let Some(list) = self.by_origin.get(origin) else {
             return false;
         };
         let mut best: Option<usize> = None;
@@ -530,7 +541,7 @@ impl Pool {
         }
         match best {
             Some(i) => {
-                self.in_use.insert(node, (origin, i));
+                self.in_use.insert(node, (origin.to_owned(), i));
                 true
             }
             None => false,
