@@ -171,14 +171,16 @@ fn pdeathsig_wrapper() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Start Chromium at `path` with the shared flags on `profile` and wait (at most `timeout`) for
-/// its DevTools address.
+/// Start Chromium at `path` with the shared flags and `extra` on `profile` and wait (at most
+/// `timeout`) for its DevTools address.
 pub async fn start(
     path: &Path,
     profile: &Path,
     timeout: Duration,
+    extra: &[String],
 ) -> Result<Launched, BrowserError> {
     let mut args: Vec<String> = flags().into_iter().map(str::to_owned).collect();
+    args.extend(extra.iter().cloned());
     args.extend(launch_flags(profile));
     let path = &browser_binary(path);
     let mut command = match pdeathsig_wrapper() {

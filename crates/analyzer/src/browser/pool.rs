@@ -57,8 +57,11 @@ struct Instance {
 /// A prepared blank tab waiting for a measurement.
 struct Spare {
     page: Page,
-    context: BrowserContextId,
+    /// Its own context, or `None` for the tab Chromium opened at launch (the default context).
+    context: Option<BrowserContextId>,
     proxy: ContextProxy,
+    /// Prepared for the phone with axe-core compiled ([`lab::prepare`]); the launch's tab is not.
+    prepared: bool,
 }
 
 /// Counts one piece of background work while alive.
@@ -135,8 +138,9 @@ impl Instance {
                     match prepared {
                         Ok(()) => Ok(Spare {
                             page,
-                            context,
+                            context: Some(context),
                             proxy,
+                            prepared: true,
                         }),
                         Err(e) => {
                             let _ = page.close().await;
@@ -330,9 +334,29 @@ impl BrowserPool {
         }
         let dir = launch::new_profile(n)?;
         let timeout = self.settings.launch_timeout;
+        // The launch's own tab measures first (`startup_tab`): its traffic goes through a proxy
+        // named on the command line, for the default context (`<-loopback>` takes loopback
+        // addresses off the implicit bypass list, as for every context).
+        let startup_proxy = match self.settings.startup_tab {
+            true => Some(
+                ContextProxy::start(None)
+                    .await
+                    .map_err(|e| BrowserError::Launch(format!("proxy: {e}")))?,
+            ),
+            false => None,
+        };
+        let extra: Vec<String> = startup_proxy
+            .iter()
+            .flat_map(|p| {
+                [
+                    format!("--proxy-server={}", p.server()),
+                    "--proxy-bypass-list=<-loopback>".to_owned(),
+                ]
+            })
+            .collect();
         self.launching.store(true, Ordering::Release);
         let started = async {
-            let launched = launch::start(&path, &dir, timeout).await?;
+            let launched = launch::start(&path, &dir, timeout, &extra).await?;
             let config = HandlerConfig {
                 viewport: None,
                 request_timeout: self.settings.page_timeout,
@@ -392,6 +416,21 @@ impl BrowserPool {
             idle: Notify::new(),
             locks: self.locks.clone(),
         });
+        if let Some(proxy) = startup_proxy {
+            match startup_page(&instance.browser).await {
+                Some(page) => {
+                    if let Ok(mut spares) = instance.spares.lock() {
+                        spares.push(Spare {
+                            page,
+                            context: None,
+                            proxy,
+                            prepared: false,
+                        });
+                    }
+                }
+                None => tracing::debug!("the launch's tab did not appear; opening a new one"),
+            }
+        }
         *current = Some(instance.clone());
         Ok(instance)
     }
@@ -484,7 +523,7 @@ impl BrowserPool {
             let (page, context) = instance.blank_tab(None).await?;
             return Ok(Tab {
                 page,
-                context,
+                context: Some(context),
                 measuring: false,
                 prepared: false,
                 _proxy: None,
@@ -497,7 +536,7 @@ impl BrowserPool {
                 page: spare.page,
                 context: spare.context,
                 measuring: true,
-                prepared: true,
+                prepared: spare.prepared,
                 _proxy: Some(spare.proxy),
                 _permit: permit,
             });
@@ -508,7 +547,7 @@ impl BrowserPool {
         let (page, context) = instance.blank_tab(Some(&proxy)).await?;
         Ok(Tab {
             page,
-            context,
+            context: Some(context),
             measuring: true,
             prepared: false,
             _proxy: Some(proxy),
@@ -533,7 +572,9 @@ impl BrowserPool {
             } = tab;
             let _ = tokio::time::timeout(Duration::from_secs(5), async {
                 let _ = page.close().await;
-                let _ = instance.browser.dispose_browser_context(context).await;
+                if let Some(context) = context {
+                    let _ = instance.browser.dispose_browser_context(context).await;
+                }
             })
             .await;
             drop((_proxy, _permit));
@@ -675,7 +716,8 @@ impl Instance {
 /// A tab and its browser context, holding one of the pool's tab slots.
 struct Tab {
     page: Page,
-    context: BrowserContextId,
+    /// Its own context, or `None` for the launch's tab (the default context, never disposed).
+    context: Option<BrowserContextId>,
     /// Whether it measures (false for a bare navigation).
     measuring: bool,
     /// Prepared for its device by [`lab::prepare`].
@@ -683,4 +725,24 @@ struct Tab {
     /// The context's proxy, closed with the tab.
     _proxy: Option<ContextProxy>,
     _permit: OwnedSemaphorePermit,
+}
+
+/// The blank tab Chromium opened at launch, once the DevTools connection has attached to it
+/// (at most half a second).
+async fn startup_page(browser: &Browser) -> Option<Page> {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    loop {
+        if let Some(page) = browser
+            .pages()
+            .await
+            .ok()
+            .and_then(|p| p.into_iter().next())
+        {
+            return Some(page);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }

@@ -410,62 +410,72 @@ async fn browser_requests_to_private_addresses_are_refused() {
             )
     })
     .await;
-    let pool = pool();
-    let r = measure(&pool, &site.url("/")).await;
-    let refused: Vec<&str> = r.refused.iter().map(|x| x.url.as_str()).collect();
-    let port = site.addr.port();
-    for url in [
-        "http://10.1.2.3/secret.png".to_owned(),
-        format!("http://internal.test:{port}/internal.png"),
-        format!("http://127.0.0.2:{port}/loopback.png"),
-        "http://169.254.169.254/latest/meta-data/".to_owned(),
-        // https goes through a tunnel the proxy refuses; Chromium's report names the request.
-        "internal.test:443".to_owned(),
-        "https://internal.test/tunnel.png".to_owned(),
-    ] {
-        assert!(
-            refused.contains(&url.as_str()),
-            "{url} not refused: {refused:?}"
+    // Both ways of opening the measuring tab: a context of its own with its proxy (the server),
+    // and the tab Chromium opens at launch, its proxy named on the command line (the CLI).
+    for (round, startup_tab) in [false, true].into_iter().enumerate() {
+        let pool = BrowserPool::new(
+            BrowserSettings {
+                startup_tab,
+                ..settings()
+            },
+            guard(),
         );
+        let r = measure(&pool, &site.url("/")).await;
+        let refused: Vec<&str> = r.refused.iter().map(|x| x.url.as_str()).collect();
+        let port = site.addr.port();
+        for url in [
+            "http://10.1.2.3/secret.png".to_owned(),
+            format!("http://internal.test:{port}/internal.png"),
+            format!("http://127.0.0.2:{port}/loopback.png"),
+            "http://169.254.169.254/latest/meta-data/".to_owned(),
+            // https goes through a tunnel the proxy refuses; Chromium's report names the request.
+            "internal.test:443".to_owned(),
+            "https://internal.test/tunnel.png".to_owned(),
+        ] {
+            assert!(
+                refused.contains(&url.as_str()),
+                "{url} not refused: {refused:?}"
+            );
+        }
+        assert!(r.refused.iter().any(|x| x.reason.contains("private")));
+        // The allowed image did load (once: the page loads once), through the same guard.
+        assert_eq!(site.gets("/allowed.svg"), round + 1, "{:?}", site.hits());
+        // So did the image on a name only the guard's resolver knows: Chromium never resolves a
+        // name itself, the proxy connects to the address the guard checked.
+        assert_eq!(site.gets("/named.svg"), round + 1, "{:?}", site.hits());
+        assert!(
+            !site
+                .hits()
+                .iter()
+                .any(|h| h.contains("loopback") || h.contains("internal"))
+        );
+
+        assert!(
+            refused.contains(&format!("internal.test:{ws_port}").as_str()),
+            "the WebSocket to a private address must be refused: {refused:?}"
+        );
+        assert!(
+            ws_connections.load(std::sync::atomic::Ordering::SeqCst) > round,
+            "the WebSocket to the allowed address goes through"
+        );
+
+        // A page on a refused address is not loaded at all.
+        let err = pool
+            .measure(&format!("http://127.0.0.2:{port}/"))
+            .await
+            .expect_err("a loopback address other than the exempt one must be refused");
+        assert!(matches!(err, BrowserError::Refused(_)), "{err}");
+        // Nor is a page that redirects to a refused address.
+        let err = pool
+            .measure(&site.url("/away"))
+            .await
+            .expect_err("a redirect into private space must be refused");
+        assert!(
+            matches!(&err, BrowserError::Refused(r) if r.contains("private")),
+            "{err}"
+        );
+        pool.shutdown().await;
     }
-    assert!(r.refused.iter().any(|x| x.reason.contains("private")));
-    // The allowed image did load (once: the page loads once), through the same guard.
-    assert_eq!(site.gets("/allowed.svg"), 1, "{:?}", site.hits());
-    // So did the image on a name only the guard's resolver knows: Chromium never resolves a
-    // name itself, the proxy connects to the address the guard checked.
-    assert_eq!(site.gets("/named.svg"), 1, "{:?}", site.hits());
-    assert!(
-        !site
-            .hits()
-            .iter()
-            .any(|h| h.contains("loopback") || h.contains("internal"))
-    );
-
-    assert!(
-        refused.contains(&format!("internal.test:{ws_port}").as_str()),
-        "the WebSocket to a private address must be refused: {refused:?}"
-    );
-    assert!(
-        ws_connections.load(std::sync::atomic::Ordering::SeqCst) >= 1,
-        "the WebSocket to the allowed address goes through"
-    );
-
-    // A page on a refused address is not loaded at all.
-    let err = pool
-        .measure(&format!("http://127.0.0.2:{port}/"))
-        .await
-        .expect_err("a loopback address other than the exempt one must be refused");
-    assert!(matches!(err, BrowserError::Refused(_)), "{err}");
-    // Nor is a page that redirects to a refused address.
-    let err = pool
-        .measure(&site.url("/away"))
-        .await
-        .expect_err("a redirect into private space must be refused");
-    assert!(
-        matches!(&err, BrowserError::Refused(r) if r.contains("private")),
-        "{err}"
-    );
-    pool.shutdown().await;
 }
 
 #[tokio::test]

@@ -166,10 +166,12 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
     let analyzer_config = config.analyzer_config();
     // Chromium (SITELENS_CHROMIUM, default /usr/bin/chromium) unless --no-browser; every request
     // the browser makes goes through the same SSRF policy as the fetcher.
-    // One run, one browser: no spare tab is prepared after the measurement (it would only
-    // compete with the report's last steps and then be killed).
+    // One run, one browser: the page is measured in the tab Chromium opens at launch, and no
+    // spare tab is prepared after the measurement (it would only compete with the report's last
+    // steps and then be killed).
     let settings = BrowserSettings {
         spare_tabs: 0,
+        startup_tab: true,
         ..config.browser_settings()
     };
     let browser = (!args.no_browser).then(|| BrowserPool::from_config(settings, &analyzer_config));
