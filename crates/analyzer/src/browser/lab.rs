@@ -183,29 +183,48 @@ pub async fn run(
         steps.push((name, mark.elapsed().as_secs_f64() * 1000.0));
         mark = Instant::now();
     };
-    if !prepared {
-        // A tab opened for this measurement compiles axe-core after the load instead: before
-        // it, the compilation would only delay the load.
-        prepare(page, device, false).await?;
-    }
-    let (net, log) = record(page, guard).await?;
-    let held = match locks {
-        Some(l) => Some(l.trace.lock().await),
-        None => None,
+    // The tab's preparation, the recorders and the trace's start are independent round trips
+    // to the browser: they are sent together.
+    let prepared_tab = async {
+        if !prepared {
+            // A tab opened for this measurement compiles axe-core after the load instead:
+            // before it, the compilation would only delay the load.
+            prepare(page, device, false).await?;
+        }
+        Ok::<_, BrowserError>(())
     };
-    let alone = match locks {
-        Some(l) => Some(l.quiet.write().await),
-        None => None,
+    let traced = async {
+        let held = match locks {
+            Some(l) => Some(l.trace.lock().await),
+            None => None,
+        };
+        let alone = match locks {
+            Some(l) => Some(l.quiet.write().await),
+            None => None,
+        };
+        let recording = match held {
+            Some(_) => match trace::start(page).await {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not start the trace; the load is not simulated");
+                    None
+                }
+            },
+            None => None,
+        };
+        (held, alone, recording)
     };
-    let recording = match held {
-        Some(_) => match trace::start(page).await {
-            Ok(r) => Some(r),
-            Err(e) => {
-                tracing::warn!(error = %e, "could not start the trace; the load is not simulated");
-                None
+    let (ready, recorders, (held, alone, recording)) =
+        tokio::join!(prepared_tab, record(page, guard), traced);
+    let (net, log) = match ready.and(recorders) {
+        Ok(r) => r,
+        Err(e) => {
+            // Chromium traces one page at a time: a trace left running would refuse the next.
+            if let Some(r) = recording {
+                let _ = r.stop(page).await;
             }
-        },
-        None => None,
+            return Err(e);
+        }
     };
 
     step("setup");
