@@ -54,11 +54,7 @@ pub async fn start(page: &Page) -> Result<Recording, BrowserError> {
         loop {
             tokio::select! {
                 chunk = data.next() => match chunk {
-                    Some(c) => {
-                        if let Ok(mut e) = sink.lock() {
-                            e.extend(c.value.iter().cloned());
-                        }
-                    }
+                    Some(c) => keep(&sink, c),
                     None => break,
                 },
                 end = done.next() => {
@@ -67,9 +63,7 @@ pub async fn start(page: &Page) -> Result<Recording, BrowserError> {
                     }
                     // Let chunks already queued on the data stream arrive.
                     while let Ok(Some(c)) = tokio::time::timeout(Duration::from_millis(20), data.next()).await {
-                        if let Ok(mut e) = sink.lock() {
-                            e.extend(c.value.iter().cloned());
-                        }
+                        keep(&sink, c);
                     }
                     break;
                 }
@@ -109,7 +103,23 @@ impl Recording {
                 seconds: COLLECT_LIMIT.as_secs(),
             })?
             .map_err(|_| BrowserError::Protocol("the trace ended without its data".to_owned()))?;
-        Ok(self.events.lock().map(|e| e.clone()).unwrap_or_default())
+        Ok(self
+            .events
+            .lock()
+            .map(|mut e| std::mem::take(&mut *e))
+            .unwrap_or_default())
+    }
+}
+
+/// Add a chunk's events to `sink`, moving them out of the chunk when no one else holds it (a
+/// large page's trace has tens of thousands of events).
+fn keep(sink: &Mutex<Vec<Value>>, chunk: Arc<EventDataCollected>) {
+    let events = match Arc::try_unwrap(chunk) {
+        Ok(c) => c.value,
+        Err(shared) => shared.value.clone(),
+    };
+    if let Ok(mut e) = sink.lock() {
+        e.extend(events);
     }
 }
 
