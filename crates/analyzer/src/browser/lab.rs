@@ -459,14 +459,34 @@ const LOOKS_DONE: &str = "new Promise((resolve) => {
   });
 })";
 
-/// A PNG of the first viewport. `Page.captureScreenshot` directly, without chromiumoxide's
-/// activation of the tab: bringing one tab to the front disturbs the other device's load.
-async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
+/// A PNG of the first viewport, `size` pixels wide and high (CSS pixels of the screenshot at
+/// device pixel ratio 1), of the page as laid out on `screen`: when the two differ (the phone's
+/// screenshot size is not the emulated phone's screen), the top of the screen with the
+/// screenshot's proportions is scaled to `size`, so the picture shows the layout that was
+/// measured. `Page.captureScreenshot` directly, without chromiumoxide's activation of the tab:
+/// bringing one tab to the front disturbs the other device's load.
+async fn screenshot(
+    page: &Page,
+    screen: domain::throttling::Screen,
+    size: (u32, u32),
+) -> Result<Vec<u8>, BrowserError> {
     use base64::Engine;
+    use chromiumoxide::cdp::browser_protocol::page::Viewport;
+    let (width, height) = (f64::from(size.0), f64::from(size.1));
+    let css_width = f64::from(screen.width);
+    // Output pixels = CSS pixels x scale x device pixel ratio.
+    let clip = Viewport {
+        x: 0.0,
+        y: 0.0,
+        width: css_width,
+        height: css_width * height / width,
+        scale: width / (css_width * screen.device_scale_factor),
+    };
     let shot = page
         .execute(
             CaptureScreenshotParams::builder()
                 .format(CaptureScreenshotFormat::Png)
+                .clip(clip)
                 // Faster PNG encoding (less compression): the screenshot is taken while the
                 // report waits for it.
                 .optimize_for_speed(true)
@@ -478,11 +498,9 @@ async fn screenshot(page: &Page) -> Result<Vec<u8>, BrowserError> {
         .map_err(|e| BrowserError::Protocol(e.to_string()))
 }
 
-/// The screenshot, the design facts and axe-core's results of the loaded page. The screenshot is
-/// taken by the compositor while the page's main thread reads the design facts and runs
-/// axe-core, so the two proceed side by side, unless the load was measured on another screen
-/// than the screenshot's (the phone): then the screen is switched once the page has been
-/// inspected.
+/// The design facts, axe-core's results and the screenshot of the loaded page, on the layout
+/// that was measured. The screenshot comes last: pages that fade their content in (a preloader
+/// over the page until the load, say) have had the most time to finish by then.
 #[allow(clippy::type_complexity)]
 async fn inspect_and_shoot(
     page: &Page,
@@ -496,13 +514,9 @@ async fn inspect_and_shoot(
         Option<Result<a11y::AxeResults, String>>,
     ),
 ) {
-    let (sw, sh) = device.viewport();
-    let screen = device.screen();
-    let same_screen =
-        screen.width == sw && screen.height == sh && screen.device_scale_factor == 1.0;
     let shot = async {
         let t = Instant::now();
-        let r = screenshot(page)
+        let r = screenshot(page, device.screen(), device.viewport())
             .await
             .map_err(|e| tracing::warn!(error = %e, "screenshot failed"))
             .ok();
@@ -522,26 +536,8 @@ async fn inspect_and_shoot(
         };
         (design, design_ms, axe)
     };
-    if same_screen {
-        return tokio::join!(shot, inspect);
-    }
     let inspected = inspect.await;
-    let resized = page
-        .execute(SetDeviceMetricsOverrideParams::new(
-            i64::from(sw),
-            i64::from(sh),
-            1.0,
-            device == Device::Mobile,
-        ))
-        .await;
-    let shot = match resized {
-        Ok(_) => shot.await,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not switch to the screenshot's screen");
-            (None, 0.0)
-        }
-    };
-    (shot, inspected)
+    (shot.await, inspected)
 }
 
 /// How long the desktop view waits for what the wider layout asks for (larger responsive
@@ -581,7 +577,10 @@ async fn desktop_view(
         return DesktopView::default();
     }
     let settled = settle(page, net, settings.quiet_window, DESKTOP_SETTLE).await;
-    let (shot, design) = tokio::join!(screenshot(page), design::probe(page));
+    let (shot, design) = tokio::join!(
+        screenshot(page, Device::Desktop.screen(), (width, height)),
+        design::probe(page)
+    );
     DesktopView {
         screenshot: shot
             .map_err(|e| tracing::warn!(error = %e, "desktop screenshot failed"))
