@@ -355,8 +355,10 @@ impl BrowserPool {
             })
             .collect();
         self.launching.store(true, Ordering::Release);
+        let t0 = Instant::now();
         let started = async {
             let launched = launch::start(&path, &dir, timeout, &extra).await?;
+            let listening_ms = t0.elapsed().as_secs_f64() * 1000.0;
             let config = HandlerConfig {
                 viewport: None,
                 request_timeout: self.settings.page_timeout,
@@ -373,6 +375,11 @@ impl BrowserPool {
                 seconds: timeout.as_secs(),
             })?
             .map_err(|e| BrowserError::Launch(e.to_string()))?;
+            tracing::debug!(
+                listening_ms,
+                connected_ms = t0.elapsed().as_secs_f64() * 1000.0,
+                "chromium started"
+            );
             Ok::<_, BrowserError>((launched.child, connected))
         };
         let started = started.await;
@@ -431,6 +438,10 @@ impl BrowserPool {
                 None => tracing::debug!("the launch's tab did not appear; opening a new one"),
             }
         }
+        tracing::debug!(
+            ready_ms = t0.elapsed().as_secs_f64() * 1000.0,
+            "chromium ready"
+        );
         *current = Some(instance.clone());
         Ok(instance)
     }
