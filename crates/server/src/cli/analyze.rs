@@ -176,14 +176,14 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
     };
     let browser = (!args.no_browser)
         .then(|| std::sync::Arc::new(BrowserPool::from_config(settings, &analyzer_config)));
-    // Chromium starts now, for an address worth measuring: its launch (a fifth of a second)
-    // overlaps the analyzer's set-up (reading the system's root certificates, say). The
-    // measurement then finds the browser up, or waits for the launch under way; a launch that
-    // fails here is tried again, and reported, by the measurement.
-    if let Some(pool) = browser
-        .as_ref()
-        .filter(|b| available(b) && Analyzer::validate(&args.url).is_ok())
-    {
+    // Chromium starts now, for an address worth measuring (valid, and not refused by the SSRF
+    // policy): its launch (a fifth of a second) overlaps the analyzer's set-up (reading the
+    // system's root certificates, say). The measurement then finds the browser up, or waits
+    // for the launch under way; a launch that fails here is tried again, and reported, by the
+    // measurement.
+    let measurable = Analyzer::validate(&args.url)
+        .is_ok_and(|url| analyzer::guard::check_url(&url, &analyzer_config.policy()).is_ok());
+    if let Some(pool) = browser.as_ref().filter(|b| measurable && available(b)) {
         let pool = pool.clone();
         runtime.spawn(async move {
             if let Err(e) = pool.warm().await {
