@@ -198,7 +198,8 @@ e2e: web
 
 # Benchmarks: print figures (domain rules, wasm size, API load on SQLite and PostgreSQL, the queue
 # under load: 200 analyses against 2 worker processes, HTTP only then with Chromium); with a
-# corpus folder (`just bench /path/to/corpus`), also Sitelens next to Lighthouse on its pages.
+# corpus folder (`just bench /path/to/corpus`), also Sitelens next to Lighthouse on its pages
+# (Lighthouse three times a page, compared through its median run).
 bench corpus="": wasm
     cargo bench -p domain --bench domain -- --noplot
     @just wasm-size
@@ -215,7 +216,7 @@ bench corpus="": wasm
     SITELENS_BENCH_BROWSER=1 cargo bench -p server --bench queue
     cd web && node scripts/budget.mjs
     cd e2e && node lighthouse.mjs
-    if [ -n "{{corpus}}" ]; then just bench-corpus "{{corpus}}"; fi
+    if [ -n "{{corpus}}" ]; then just bench-corpus "{{corpus}}" --lighthouse-runs 3; fi
 
 # Sitelens next to Lighthouse 12.8.2 on a corpus of real pages kept outside the repository (see
 # e2e/corpus.mjs), inside a network namespace that has only loopback: nothing leaves the machine.

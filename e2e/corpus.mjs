@@ -1,6 +1,7 @@
 // Sitelens next to Lighthouse 12.8.2 on a corpus of real public pages (issue #11's check).
 //
 //   node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S] [--artifacts]
+//                    [--lighthouse-runs N]
 //
 // CORPUS_DIR holds corpus.json ({sites: [{name, root, source, pages}]}) and the sites' files,
 // kept outside the repository. Each site is served from its folder on 127.0.0.1 the way a static
@@ -19,6 +20,13 @@
 // --artifacts keeps what Lighthouse gathered for each page (its devtools log and trace, in
 // OUT/<page>.artifacts), so `cargo run -p analyzer --example lighthouse_replay -- DIR` can replay
 // Lighthouse's own load through our simulation and tell simulation gaps from observation gaps.
+// --lighthouse-runs N (default 1) runs Lighthouse N times on every page, as Lighthouse's
+// documentation on variability advises for a reference figure: pages whose own load races (an
+// unsized image arriving before or after the first paint, a parser that yields before or after
+// a long inline script) move its score by 20 points from one run to the next. The performance
+// score compared is then the median of its runs, its verdicts are those of the run with that
+// score, its time is its runs' median, and its own spread per page is printed. Sitelens runs once
+// per page: what a user sees is one run.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -31,14 +39,14 @@ import { lighthouseChromeFlags, startServer } from "./servers.mjs";
 const repo = resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 // Options that take a value; the one argument that is neither an option nor a value is the corpus.
-const VALUED = ["--pages", "--only", "--skip-lighthouse", "--timeout"];
+const VALUED = ["--pages", "--only", "--skip-lighthouse", "--timeout", "--lighthouse-runs"];
 const flag = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
 const corpusDir = resolve(args.find((a, i) => !a.startsWith("--") && !VALUED.includes(args[i - 1])) ?? "");
 if (!existsSync(join(corpusDir, "corpus.json"))) {
-  console.error("usage: node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S] [--artifacts]");
+  console.error("usage: node corpus.mjs CORPUS_DIR [--pages N] [--only SITE] [--skip-lighthouse OUT] [--no-server] [--timeout S] [--artifacts] [--lighthouse-runs N]");
   process.exit(2);
 }
 const timeoutMs = Number(flag("--timeout") ?? 180) * 1000;
@@ -47,12 +55,23 @@ const only = flag("--only");
 const reuse = flag("--skip-lighthouse");
 const useServer = !args.includes("--no-server");
 const keepArtifacts = args.includes("--artifacts");
+const lighthouseRuns = Number(flag("--lighthouse-runs") ?? 1);
+if (!Number.isInteger(lighthouseRuns) || lighthouseRuns < 1) {
+  console.error("--lighthouse-runs takes a whole number of runs, at least 1");
+  process.exit(2);
+}
 const out = process.env.OUT ?? `/tmp/sitelens-corpus-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 mkdirSync(out, { recursive: true });
 const sitelens = process.env.SITELENS_BIN ?? join(repo, "target/release/sitelens");
 const lighthouseBin = process.env.LIGHTHOUSE_BIN ?? "lighthouse";
 // Lighthouse's Chromium gets the measuring browser's flags (one list, shared with the e2e suite).
 const chromeFlags = lighthouseChromeFlags();
+
+function median(xs) {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
 
 // --- a static host ------------------------------------------------------------------------------
 
@@ -178,6 +197,19 @@ async function lighthouse(url, file) {
   return { report, seconds: r.seconds };
 }
 
+// Lighthouse's figure from its runs of one page: the run with the median performance score (of
+// those that scored; with an even count, the lower middle one), its time the runs' median time,
+// and the spread of the scores.
+function medianRun(runs) {
+  const seconds = median(runs.map((x) => x.seconds));
+  const scored = runs
+    .filter((x) => x.report && x.report.categories.performance.score !== null)
+    .sort((a, b) => a.report.categories.performance.score - b.report.categories.performance.score);
+  const scores = scored.map((x) => Math.round(x.report.categories.performance.score * 100));
+  const chosen = scored.length ? scored[Math.floor((scored.length - 1) / 2)] : runs.find((x) => x.error) ?? runs[0];
+  return { ...chosen, seconds, scores };
+}
+
 async function cli(url, file) {
   const r = await run(sitelens, ["analyze", url, "--json", join(out, file)], { SITELENS_ALLOW_PRIVATE_TARGETS: "true" });
   if (r.code !== 0) return { error: (r.stderr.trim().split("\n").find((l) => l.startsWith("error")) ?? r.stderr.trim().split("\n")[0] ?? `exit ${r.code}`), code: r.code, seconds: r.seconds };
@@ -298,14 +330,19 @@ const results = [];
 for (const [i, { site, path }] of pages.entries()) {
   const url = `${hosts.get(site.name).base}${path}`;
   const key = `${site.name}${path.replace(/[^a-zA-Z0-9]+/g, "_")}`;
+  // Lighthouse's runs are spread among Sitelens' (interleaved), the order rotating page by page.
   const steps = [
-    ["lighthouse", () => lighthouse(url, `${key}.lighthouse.json`)],
+    ["lighthouse0", () => lighthouse(url, `${key}.lighthouse.json`)],
     ["cli", () => cli(url, `${key}.sitelens.json`)],
     ...(server ? [["server", () => throughServer(server.url, url, `${key}.server.json`)]] : []),
+    ...Array.from({ length: lighthouseRuns - 1 }, (_, k) => [`lighthouse${k + 1}`, () => lighthouse(url, `${key}.lighthouse${k + 1}.json`)]),
   ];
   const order = steps.map((_, k) => steps[(k + i) % steps.length]);
   const r = { site: site.name, path, url };
   for (const [name, step] of order) r[name] = await step();
+  const runs = Array.from({ length: lighthouseRuns }, (_, k) => r[`lighthouse${k}`]);
+  for (let k = 0; k < lighthouseRuns; k++) delete r[`lighthouse${k}`];
+  r.lighthouse = medianRun(runs);
   results.push(r);
   process.stderr.write(`${i + 1}/${pages.length} ${site.name}${path}\n`);
 }
@@ -314,11 +351,6 @@ for (const h of hosts.values()) h.close();
 
 // --- report ---------------------------------------------------------------------------------------
 
-const median = (xs) => {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const pct = (x) => (x === null || x === undefined ? "–" : Math.round(x * 100));
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
 
@@ -328,7 +360,8 @@ const byAudit = new Map();
 const gaps = [];
 const lines = [];
 const metricPairs = { FCP: [], LCP: [], TBT: [], SI: [], CLS: [] };
-lines.push("page | LH perf | ours | gap | LH a11y/bp/seo | ours a11y/bp/seo | verdicts | LH s | CLI s | server s | notes");
+lines.push(`page | LH perf${lighthouseRuns > 1 ? " (its runs)" : ""} | ours | gap | LH a11y/bp/seo | ours a11y/bp/seo | verdicts | LH s | CLI s | server s | notes`);
+const spreads = [];
 for (const r of results) {
   const lhr = r.lighthouse.report;
   const mine = r.cli.report;
@@ -366,12 +399,13 @@ for (const r of results) {
     metricPairs.CLS.push([a["cumulative-layout-shift"].numericValue, run0.cumulativeLayoutShift]);
     if (run0.conditions !== "simulatedMobile") notes.push(`not simulated (${run0.conditions ?? "no lab run"})`);
   }
+  if (r.lighthouse.scores.length > 1) spreads.push(r.lighthouse.scores.at(-1) - r.lighthouse.scores[0]);
   const c = lhr?.categories;
   const p = mine?.performanceAnalysis;
   lines.push(
     [
       `${r.site}${r.path}`,
-      c ? pct(c.performance.score) : "–",
+      c ? `${pct(c.performance.score)}${lighthouseRuns > 1 ? ` (${r.lighthouse.scores.join(", ")})` : ""}` : "–",
       p ? p.mobileScore : "–",
       Number.isFinite(gap) ? (gap > 0 ? `+${gap}` : `${gap}`) : "–",
       c ? `${pct(c.accessibility.score)}/${pct(c["best-practices"].score)}/${pct(c.seo.score)}` : "–",
@@ -393,6 +427,9 @@ const summary = {
   pages: results.length,
   verdictAgreement: shared ? agreeing / shared : null,
   sharedVerdicts: shared,
+  lighthouseRuns,
+  // Per page, the difference between Lighthouse's highest and lowest score over its runs.
+  lighthouseSpread: spreads.length ? { median: median(spreads), max: Math.max(...spreads), over15: spreads.filter((x) => x > 15).length } : null,
   medianAbsGap: median(absGaps),
   maxAbsGap: absGaps.length ? Math.max(...absGaps) : null,
   medianLighthouseSeconds: median(lhTimes),
@@ -409,6 +446,10 @@ console.log(lines.join("\n"));
 console.log("");
 console.log(`verdict agreement: ${shared ? ((agreeing / shared) * 100).toFixed(1) : "–"}% (${agreeing}/${shared} shared verdicts)`);
 console.log(`mobile performance gap: median ${f1(summary.medianAbsGap)}, max ${summary.maxAbsGap ?? "–"} points`);
+if (summary.lighthouseSpread) {
+  const sp = summary.lighthouseSpread;
+  console.log(`  (Lighthouse's median of ${lighthouseRuns} runs; its own spread per page: median ${f1(sp.median)}, max ${sp.max}, over 15 on ${sp.over15} pages)`);
+}
 for (const [k, v] of Object.entries(summary.metricMedians)) console.log(`  ${k} median: Lighthouse ${f1(v.lighthouse)}, Sitelens ${f1(v.sitelens)}`);
 console.log(`time: Lighthouse median ${f1(summary.medianLighthouseSeconds)} s, cold CLI median ${f1(summary.medianCliSeconds)} s (max ${f1(summary.maxCliSeconds)} s), ratio ${f1(summary.timeRatio)}x`);
 if (server) console.log(`warm server: median ${f1(summary.medianServerSeconds)} s, max ${f1(summary.maxServerSeconds)} s`);
@@ -429,6 +470,6 @@ for (const r of results) for (const m of r.missing ?? []) missingCounts.set(m.id
 dis.push("", "## Lighthouse audits with weight we do not report (pages)");
 for (const [id, n] of [...missingCounts].sort((a, b) => b[1] - a[1])) dis.push(`- ${id}: ${n}`);
 writeFileSync(join(out, "disagreements.txt"), dis.join("\n") + "\n");
-writeFileSync(join(out, "summary.json"), JSON.stringify({ summary, pages: results.map(({ lighthouse, cli, server, ...r }) => ({ ...r, lighthouseSeconds: lighthouse.seconds, cliSeconds: cli.seconds, serverSeconds: server?.seconds })) }, null, 1));
+writeFileSync(join(out, "summary.json"), JSON.stringify({ summary, pages: results.map(({ lighthouse, cli, server, ...r }) => ({ ...r, lighthouseScores: lighthouse.scores, lighthouseSeconds: lighthouse.seconds, cliSeconds: cli.seconds, serverSeconds: server?.seconds })) }, null, 1));
 console.log(`\ndisagreements by audit: ${sorted.filter(([, v]) => v.disagree.length).map(([id, v]) => `${id} ${v.disagree.length}`).join(", ") || "none"}`);
 console.log(`raw output: ${out}`);
