@@ -8,7 +8,8 @@
 // host serves it. For every page, in an order that rotates page by page, the script runs the
 // Lighthouse CLI (mobile, simulated throttling), the cold `sitelens analyze` CLI, and an analysis
 // through one warm `sitelens serve`; then it prints the verdict agreement on the audits both
-// report, the mobile performance score gaps, the metric values and the times side by side.
+// report, the mobile performance score gaps (the cold CLI's, and the warm server's in brackets),
+// the metric values and the times side by side.
 // Everything raw goes to OUT (default /tmp/sitelens-corpus-<time>): both reports of every page,
 // summary.json, and disagreements.txt grouped by audit id.
 //
@@ -353,14 +354,18 @@ for (const h of hosts.values()) h.close();
 
 const pct = (x) => (x === null || x === undefined ? "–" : Math.round(x * 100));
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : "–");
+const signed = (x) => (Number.isFinite(x) ? (x > 0 ? `+${x}` : `${x}`) : "–");
 
 let agreeing = 0;
 let shared = 0;
 const byAudit = new Map();
 const gaps = [];
+// The warm server's report of the same page scored against the same Lighthouse figure: its load
+// runs in a browser that has been up for a while, the cold CLI's right after Chromium started.
+const serverGaps = [];
 const lines = [];
 const metricPairs = { FCP: [], LCP: [], TBT: [], SI: [], CLS: [] };
-lines.push(`page | LH perf${lighthouseRuns > 1 ? " (its runs)" : ""} | ours | gap | LH a11y/bp/seo | ours a11y/bp/seo | verdicts | LH s | CLI s | server s | notes`);
+lines.push(`page | LH perf${lighthouseRuns > 1 ? " (its runs)" : ""} | ours (server) | gap (server) | LH a11y/bp/seo | ours a11y/bp/seo | verdicts | LH s | CLI s | server s | notes`);
 const spreads = [];
 for (const r of results) {
   const lhr = r.lighthouse.report;
@@ -371,6 +376,7 @@ for (const r of results) {
   if (r.server?.error) notes.push(`server failed: ${r.server.error}`);
   let verdicts = "–";
   let gap = NaN;
+  let serverGap = NaN;
   if (lhr && mine) {
     const { rows, missing } = compare(lhr, mine);
     const ok = rows.filter((x) => x.agree).length;
@@ -389,6 +395,11 @@ for (const r of results) {
     if (theirScore !== null) {
       gap = mine.performanceAnalysis.mobileScore - Math.round(theirScore * 100);
       gaps.push(gap);
+      const served = r.server?.report?.performanceAnalysis?.mobileScore;
+      if (Number.isFinite(served)) {
+        serverGap = served - Math.round(theirScore * 100);
+        serverGaps.push(serverGap);
+      }
     }
     const a = lhr.audits;
     const run0 = mine.performanceAnalysis.labRuns?.[0] ?? {};
@@ -406,8 +417,8 @@ for (const r of results) {
     [
       `${r.site}${r.path}`,
       c ? `${pct(c.performance.score)}${lighthouseRuns > 1 ? ` (${r.lighthouse.scores.join(", ")})` : ""}` : "–",
-      p ? p.mobileScore : "–",
-      Number.isFinite(gap) ? (gap > 0 ? `+${gap}` : `${gap}`) : "–",
+      `${p ? p.mobileScore : "–"} (${r.server?.report?.performanceAnalysis?.mobileScore ?? "–"})`,
+      `${signed(gap)} (${signed(serverGap)})`,
       c ? `${pct(c.accessibility.score)}/${pct(c["best-practices"].score)}/${pct(c.seo.score)}` : "–",
       p ? `${p.accessibilityScore}/${p.bestPracticesScore}/${p.seoScore}` : "–",
       verdicts,
@@ -432,6 +443,8 @@ const summary = {
   lighthouseSpread: spreads.length ? { median: median(spreads), max: Math.max(...spreads), over15: spreads.filter((x) => x > 15).length } : null,
   medianAbsGap: median(absGaps),
   maxAbsGap: absGaps.length ? Math.max(...absGaps) : null,
+  serverMedianAbsGap: median(serverGaps.map(Math.abs)),
+  serverMaxAbsGap: serverGaps.length ? Math.max(...serverGaps.map(Math.abs)) : null,
   medianLighthouseSeconds: median(lhTimes),
   medianCliSeconds: median(cliTimes),
   timeRatio: median(lhTimes) / median(cliTimes),
@@ -445,7 +458,8 @@ const summary = {
 console.log(lines.join("\n"));
 console.log("");
 console.log(`verdict agreement: ${shared ? ((agreeing / shared) * 100).toFixed(1) : "–"}% (${agreeing}/${shared} shared verdicts)`);
-console.log(`mobile performance gap: median ${f1(summary.medianAbsGap)}, max ${summary.maxAbsGap ?? "–"} points`);
+console.log(`mobile performance gap: median ${f1(summary.medianAbsGap)}, max ${summary.maxAbsGap ?? "–"} points (cold CLI)`);
+if (server) console.log(`  warm server: median ${f1(summary.serverMedianAbsGap)}, max ${summary.serverMaxAbsGap ?? "–"} points`);
 if (summary.lighthouseSpread) {
   const sp = summary.lighthouseSpread;
   console.log(`  (Lighthouse's median of ${lighthouseRuns} runs; its own spread per page: median ${f1(sp.median)}, max ${sp.max}, over 15 on ${sp.over15} pages)`);
