@@ -333,16 +333,19 @@ for (const [i, { site, path }] of pages.entries()) {
   const key = `${site.name}${path.replace(/[^a-zA-Z0-9]+/g, "_")}`;
   // Lighthouse's runs are spread among Sitelens' (interleaved), the order rotating page by page.
   const steps = [
-    ["lighthouse0", () => lighthouse(url, `${key}.lighthouse.json`)],
+    ["lighthouse", () => lighthouse(url, `${key}.lighthouse.json`)],
     ["cli", () => cli(url, `${key}.sitelens.json`)],
     ...(server ? [["server", () => throughServer(server.url, url, `${key}.server.json`)]] : []),
-    ...Array.from({ length: lighthouseRuns - 1 }, (_, k) => [`lighthouse${k + 1}`, () => lighthouse(url, `${key}.lighthouse${k + 1}.json`)]),
+    ...Array.from({ length: lighthouseRuns - 1 }, (_, k) => ["lighthouse", () => lighthouse(url, `${key}.lighthouse${k + 1}.json`)]),
   ];
   const order = steps.map((_, k) => steps[(k + i) % steps.length]);
   const r = { site: site.name, path, url };
-  for (const [name, step] of order) r[name] = await step();
-  const runs = Array.from({ length: lighthouseRuns }, (_, k) => r[`lighthouse${k}`]);
-  for (let k = 0; k < lighthouseRuns; k++) delete r[`lighthouse${k}`];
+  const runs = [];
+  for (const [name, step] of order) {
+    const result = await step();
+    if (name === "lighthouse") runs.push(result);
+    else r[name] = result;
+  }
   r.lighthouse = medianRun(runs);
   results.push(r);
   process.stderr.write(`${i + 1}/${pages.length} ${site.name}${path}\n`);
@@ -391,13 +394,13 @@ for (const r of results) {
     }
     r.missing = missing;
     // Lighthouse's score rounds like its report does; a page it could not score has no gap.
-    const theirScore = lhr.categories.performance.score;
-    if (theirScore !== null) {
-      gap = mine.performanceAnalysis.mobileScore - Math.round(theirScore * 100);
+    if (lhr.categories.performance.score !== null) {
+      const theirs = Math.round(lhr.categories.performance.score * 100);
+      gap = mine.performanceAnalysis.mobileScore - theirs;
       gaps.push(gap);
       const served = r.server?.report?.performanceAnalysis?.mobileScore;
       if (Number.isFinite(served)) {
-        serverGap = served - Math.round(theirScore * 100);
+        serverGap = served - theirs;
         serverGaps.push(serverGap);
       }
     }
