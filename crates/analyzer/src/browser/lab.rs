@@ -498,9 +498,10 @@ async fn screenshot(
         .map_err(|e| BrowserError::Protocol(e.to_string()))
 }
 
-/// The design facts, axe-core's results and the screenshot of the loaded page, on the layout
-/// that was measured. The screenshot comes last: pages that fade their content in (a preloader
-/// over the page until the load, say) have had the most time to finish by then.
+/// The design facts, axe-core's results and the screenshot (unless screenshots are off) of the
+/// loaded page, on the layout that was measured. The screenshot comes last: pages that fade
+/// their content in (a preloader over the page until the load, say) have had the most time to
+/// finish by then.
 #[allow(clippy::type_complexity)]
 async fn inspect_and_shoot(
     page: &Page,
@@ -515,6 +516,9 @@ async fn inspect_and_shoot(
     ),
 ) {
     let shot = async {
+        if !settings.screenshots {
+            return (None, 0.0);
+        }
         let t = Instant::now();
         let r = screenshot(page, device.screen(), device.viewport())
             .await
@@ -547,7 +551,8 @@ const DESKTOP_SETTLE: std::time::Duration = std::time::Duration::from_secs(1);
 /// Show the loaded page on the desktop screen: 1280x800 at device pixel ratio 1, no touch, and
 /// the desktop User-Agent for anything it asks for next. Media queries and layout follow the
 /// new screen; the page is not loaded again. Once what the new layout asked for has loaded (at
-/// most [`DESKTOP_SETTLE`]), the desktop screenshot is taken while the design facts are read.
+/// most [`DESKTOP_SETTLE`]), the desktop screenshot (unless screenshots are off) is taken while
+/// the design facts are read.
 async fn desktop_view(
     page: &Page,
     net: &Arc<Mutex<NetState>>,
@@ -577,14 +582,18 @@ async fn desktop_view(
         return DesktopView::default();
     }
     let settled = settle(page, net, settings.quiet_window, DESKTOP_SETTLE).await;
-    let (shot, design) = tokio::join!(
-        screenshot(page, Device::Desktop.screen(), (width, height)),
-        design::probe(page)
-    );
-    DesktopView {
-        screenshot: shot
+    let shot = async {
+        if !settings.screenshots {
+            return None;
+        }
+        screenshot(page, Device::Desktop.screen(), (width, height))
+            .await
             .map_err(|e| tracing::warn!(error = %e, "desktop screenshot failed"))
-            .ok(),
+            .ok()
+    };
+    let (shot, design) = tokio::join!(shot, design::probe(page));
+    DesktopView {
+        screenshot: shot,
         design: design
             .map_err(|e| tracing::warn!(error = %e, "desktop design probe failed"))
             .ok(),

@@ -77,6 +77,10 @@ pub struct BrowserSettings {
     pub max_settle: Duration,
     /// Run axe-core (accessibility) on the loaded page.
     pub accessibility: bool,
+    /// Take the phone and desktop screenshots. A caller that keeps none (the command line
+    /// without `--screenshots`) turns them off: the report is otherwise the same, as no
+    /// figure is read from the pictures.
+    pub screenshots: bool,
     /// Measure the first page in the tab Chromium opens at launch, whose traffic goes through a
     /// guarding proxy given on its command line, instead of a new context and tab: a one-shot
     /// run (the command line) starts measuring sooner, as that tab's renderer starts with the
@@ -96,6 +100,7 @@ impl Default for BrowserSettings {
             quiet_window: Duration::from_millis(100),
             max_settle: Duration::from_secs(5),
             accessibility: true,
+            screenshots: true,
             startup_tab: false,
         }
     }

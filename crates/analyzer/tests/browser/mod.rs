@@ -15,7 +15,7 @@ use std::sync::Arc;
 use analyzer::browser::proxy::RequestGuard;
 use analyzer::browser::{
     BlobStore, BrowserError, BrowserPool, BrowserReport, BrowserSettings, LocalBlobStore,
-    merge_into, png_dimensions,
+    ScreenshotImages, merge_into, png_dimensions,
 };
 use analyzer::guard::{Policy, StaticResolver};
 use domain::report::{FindingType, LabConditions};
@@ -300,8 +300,18 @@ async fn axe_core_violations_become_lighthouse_audits() {
             .route("/broken.js", Reply::text("text/javascript", "undefinedFunction();"))
     })
     .await;
-    let pool = pool();
+    // Without screenshots (the command line keeps none unless asked): no picture is taken, and
+    // everything else is measured as usual.
+    let pool = BrowserPool::new(
+        BrowserSettings {
+            screenshots: false,
+            ..settings()
+        },
+        guard(),
+    );
     let r = measure(&pool, &site.url("/")).await;
+    assert_eq!(r.screenshots, ScreenshotImages::default());
+    assert!(r.desktop_score.is_some() && r.mobile_score.is_some());
     let a = &r.accessibility;
     assert!(a.error.is_none(), "{:?}", a.error);
     let failed: Vec<&str> = a

@@ -168,10 +168,11 @@ pub fn run(args: AnalyzeArgs, config: &server::Config) -> ExitCode {
     // the browser makes goes through the same SSRF policy as the fetcher.
     // One run, one browser: the page is measured in the tab Chromium opens at launch, and no
     // spare tab is prepared after the measurement (it would only compete with the report's last
-    // steps and then be killed).
+    // steps and then be killed). Screenshots are taken only when `--screenshots` keeps them.
     let settings = BrowserSettings {
         spare_tabs: 0,
         startup_tab: true,
+        screenshots: args.screenshots.is_some(),
         ..config.browser_settings()
     };
     let browser = (!args.no_browser)
