@@ -601,8 +601,16 @@ async fn desktop_view(
     }
 }
 
+/// How long before the end of the quiet window the page's own check ([`LOOKS_DONE`]) starts: it
+/// waits two frames and a task, which would otherwise come after the window.
+const CHECK_LEAD: std::time::Duration = std::time::Duration::from_millis(40);
+
 /// Wait until no request has been in flight for `quiet_window` and the page looks done, at most
 /// `max`. Returns whether the page settled (false: `max` ran out first).
+///
+/// The page's check starts [`CHECK_LEAD`] before the quiet window ends, so its frames pass
+/// while the network stays quiet; it counts only when no request started or ended while it ran,
+/// and the window must then still run out without one.
 async fn settle(
     page: &Page,
     net: &Arc<Mutex<NetState>>,
@@ -611,18 +619,19 @@ async fn settle(
 ) -> bool {
     let start = Instant::now();
     let tick = std::time::Duration::from_millis(10);
+    let check_from = quiet_window.saturating_sub(CHECK_LEAD);
     let activity = || {
         net.lock()
             .map(|s| (s.inflight(), s.last_activity))
             .unwrap_or((0, None))
     };
+    let quiet_for = |last: Option<Instant>| last.map_or(start.elapsed(), |l| l.elapsed());
     loop {
         let (inflight, last) = activity();
-        let quiet_since = last.map_or(start.elapsed(), |l| l.elapsed());
         if start.elapsed() >= max {
             return false;
         }
-        if inflight == 0 && quiet_since >= quiet_window {
+        if inflight == 0 && quiet_for(last) >= check_from {
             // A round trip through the page's main thread: a long task that ran during the
             // quiet window may have started new requests, which must settle too.
             // The page must also have painted (metrics read before FCP are meaningless) and
@@ -633,14 +642,22 @@ async fn settle(
                 .ok()
                 .and_then(|v| v.into_value::<bool>().ok())
                 .unwrap_or(true);
-            let (inflight_after, last_after) = activity();
-            if done && inflight_after == 0 && last_after == last {
-                return true;
+            if activity() != (0, last) {
+                continue;
             }
             if !done {
                 tokio::time::sleep(tick).await;
+                continue;
             }
-            continue;
+            // The rest of the window, which must stay quiet too.
+            let quiet = quiet_for(last);
+            if quiet < quiet_window {
+                tokio::time::sleep(quiet_window - quiet).await;
+                if activity() != (0, last) {
+                    continue;
+                }
+            }
+            return true;
         }
         tokio::time::sleep(tick).await;
     }
