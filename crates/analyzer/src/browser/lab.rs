@@ -48,6 +48,10 @@ use chromiumoxide::cdp::browser_protocol::audits::EnableParams as AuditsEnable;
 use chromiumoxide::cdp::browser_protocol::emulation::{
     SetDeviceMetricsOverrideParams, SetTouchEmulationEnabledParams, SetUserAgentOverrideParams,
 };
+// Deprecated in the protocol in favour of per-rule conditions, but it is the command
+// Lighthouse 12.8.2 sends, and what it switches on in Chromium is what we reproduce.
+#[allow(deprecated)]
+use chromiumoxide::cdp::browser_protocol::network::EmulateNetworkConditionsParams;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
 };
@@ -107,7 +111,8 @@ pub struct DeviceRun {
     pub observed: Option<Result<crate::simulation::ObservedLoad, String>>,
 }
 
-/// Prepare a blank tab for `device`: viewport and touch emulation, User-Agent, the lab
+/// Prepare a blank tab for `device`: viewport, touch and (unthrottled) network emulation,
+/// User-Agent, the lab
 /// instrumentation script, axe-core's loader for its isolated world (run at once on the blank
 /// page, so the renderer compiles axe-core now rather than after the load) and the Audits
 /// domain (deprecations). The commands are independent and sent together. The pool does this
@@ -137,6 +142,12 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
         page.execute(AddScriptToEvaluateOnNewDocumentParams::new(LAB_INIT)),
         page.execute(AuditsEnable::default()),
         page.execute(PerformanceDisable::default()),
+        // Network emulation on, throttling nothing, as Lighthouse clears its throttling before
+        // a simulated run. In a network with only loopback (a sandboxed server, the benchmark's
+        // namespace) Chromium otherwise believes it is offline: the page sees
+        // `navigator.onLine` false and web fonts are requested at the lowest priority, not the
+        // highest, which changes both the load and the graph the simulation replays.
+        page.execute(no_network_throttling()),
     )?;
     if warm_axe {
         // Compile axe-core on the blank page now: the measured page then loads it from V8's
@@ -146,6 +157,12 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
             .map_err(|e| BrowserError::Protocol(format!("axe-core warm-up: {e}")))?;
     }
     Ok(())
+}
+
+/// Network emulation that throttles nothing (latency and throughput 0 mean none).
+#[allow(deprecated)]
+fn no_network_throttling() -> EmulateNetworkConditionsParams {
+    EmulateNetworkConditionsParams::new(false, 0.0, 0.0, 0.0)
 }
 
 /// What keeps concurrent measurements in one browser from disturbing each other's timed load.

@@ -1,9 +1,9 @@
 //! The measuring browser is hermetic and cleans up: Chromium receives every flag of the shared
 //! list exactly, dies with the process that started it even when that process is killed with
-//! SIGKILL, leaves no profile folder behind, and makes no connection but to loopback while it
-//! measures a loopback page.
+//! SIGKILL, leaves no profile folder behind, makes no connection but to loopback while it
+//! measures a loopback page, and shows that page online even in a network with only loopback.
 //!
-//! The SIGKILL and network tests start the browser in a child process of their own,
+//! The SIGKILL, network and online tests start the browser in a child process of their own,
 //! `sitelens-hermetic-child` (`hermetic_child.rs`), which cargo builds before these tests.
 
 use std::io::{BufRead, BufReader};
@@ -276,4 +276,35 @@ async fn measuring_a_loopback_page_connects_only_to_loopback() {
     );
     let off = traffic_off_loopback(&trace);
     assert!(off.is_empty(), "traffic the page did not cause: {off:#?}");
+}
+
+/// In a network that has only loopback (a sandboxed server, or the benchmark's namespace),
+/// Chromium believes it is offline: it tells the page so (`navigator.onLine` is false) and
+/// requests web fonts at its lowest priority. Lighthouse's run turns network emulation on,
+/// throttling nothing, and so does ours: the measured page is online, as on a real phone.
+#[tokio::test]
+async fn a_page_measured_with_only_loopback_sees_itself_online() {
+    let namespace = Command::new("unshare")
+        .args(["--net", "--", "ip", "link", "set", "lo", "up"])
+        .status();
+    assert!(
+        namespace.is_ok_and(|s| s.success()),
+        "this test needs a network namespace of its own: unshare (util-linux) and ip \
+         (iproute2), run as root"
+    );
+    let wrapper = vec![
+        "--net".to_owned(),
+        "--".to_owned(),
+        "sh".to_owned(),
+        "-c".to_owned(),
+        "ip link set lo up && exec \"$0\" \"$@\"".to_owned(),
+    ];
+    let output = tokio::task::spawn_blocking(move || {
+        child(&["online"], Some(("unshare", wrapper))).output()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e}"))
+    .unwrap_or_else(|e| panic!("unshare: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("ONLINE true"), "the page saw: {stdout}");
 }

@@ -5,8 +5,12 @@
 //!
 //! - `hold`: start a measuring browser, print `BROWSER <pid>`, then wait to be killed.
 //! - `measure URL`: measure a loopback page, print `MEASURED <whether FCP was measured>`, exit.
+//! - `online`: serve a page on loopback that reports `navigator.onLine`, measure it, print
+//!   `ONLINE <what the page saw>`, exit.
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::io::{Read, Write};
+use std::net::{IpAddr, Ipv4Addr, TcpListener};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use analyzer::browser::proxy::RequestGuard;
@@ -57,6 +61,59 @@ async fn main() -> Result<(), String> {
             pool.shutdown().await;
             Ok(())
         }
-        _ => Err("usage: sitelens-hermetic-child hold | measure URL".to_owned()),
+        ["online"] => {
+            let (url, seen) = serve_online_probe().map_err(|e| format!("serving: {e}"))?;
+            let pool = pool();
+            let measured = pool.measure(&url).await;
+            pool.shutdown().await;
+            measured.map_err(|e| format!("measuring {url} failed: {e}"))?;
+            let seen = seen.lock().map(|s| s.clone()).unwrap_or_default();
+            println!("ONLINE {}", seen.as_deref().unwrap_or("unreported"));
+            Ok(())
+        }
+        _ => Err("usage: sitelens-hermetic-child hold | measure URL | online".to_owned()),
     }
+}
+
+/// Serve, on 127.0.0.1, a page whose script asks for `/seen?<navigator.onLine>`; returns its
+/// address and what the page reported.
+fn serve_online_probe() -> std::io::Result<(String, Arc<Mutex<Option<String>>>)> {
+    const PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+        <title>Online?</title></head><body><p>Is this page online?</p>\
+        <script>new Image().src = '/seen?' + navigator.onLine;</script></body></html>";
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let url = format!("http://{}/", listener.local_addr()?);
+    let seen = Arc::new(Mutex::new(None));
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).is_ok_and(|n| n == 1) {
+                head.push(byte[0]);
+            }
+            let head = String::from_utf8_lossy(&head);
+            let target = head.split(' ').nth(1).unwrap_or("/");
+            let body = match target.split_once("/seen?") {
+                Some((_, value)) => {
+                    if let Ok(mut r) = record.lock() {
+                        *r = Some(value.to_owned());
+                    }
+                    ""
+                }
+                None => PAGE,
+            };
+            let kind = if body.is_empty() {
+                "image/gif"
+            } else {
+                "text/html; charset=utf-8"
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    Ok((url, seen))
 }
