@@ -48,10 +48,7 @@ use chromiumoxide::cdp::browser_protocol::audits::EnableParams as AuditsEnable;
 use chromiumoxide::cdp::browser_protocol::emulation::{
     SetDeviceMetricsOverrideParams, SetTouchEmulationEnabledParams, SetUserAgentOverrideParams,
 };
-// Deprecated in the protocol in favour of per-rule conditions, but it is the command
-// Lighthouse 12.8.2 sends, and what it switches on in Chromium is what we reproduce.
-#[allow(deprecated)]
-use chromiumoxide::cdp::browser_protocol::network::EmulateNetworkConditionsParams;
+use chromiumoxide::cdp::browser_protocol::network;
 use chromiumoxide::cdp::browser_protocol::page::{
     AddScriptToEvaluateOnNewDocumentParams, CaptureScreenshotFormat, CaptureScreenshotParams,
 };
@@ -112,10 +109,9 @@ pub struct DeviceRun {
 }
 
 /// Prepare a blank tab for `device`: viewport, touch and (unthrottled) network emulation,
-/// User-Agent, the lab
-/// instrumentation script, axe-core's loader for its isolated world (run at once on the blank
-/// page, so the renderer compiles axe-core now rather than after the load) and the Audits
-/// domain (deprecations). The commands are independent and sent together. The pool does this
+/// User-Agent, the lab instrumentation script, axe-core's loader for its isolated world (run at
+/// once on the blank page, so the renderer compiles axe-core now rather than after the load) and
+/// the Audits domain (deprecations). The commands are independent and sent together. The pool does this
 /// ahead of need for spare tabs.
 pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), BrowserError> {
     let screen = device.screen();
@@ -159,10 +155,12 @@ pub async fn prepare(page: &Page, device: Device, warm_axe: bool) -> Result<(), 
     Ok(())
 }
 
-/// Network emulation that throttles nothing (latency and throughput 0 mean none).
+/// Network emulation that throttles nothing (latency and throughput 0 mean none). The command
+/// is deprecated in the protocol in favour of per-rule conditions, but it is the one Lighthouse
+/// 12.8.2 sends, and what it switches on in Chromium is what we reproduce.
 #[allow(deprecated)]
-fn no_network_throttling() -> EmulateNetworkConditionsParams {
-    EmulateNetworkConditionsParams::new(false, 0.0, 0.0, 0.0)
+fn no_network_throttling() -> network::EmulateNetworkConditionsParams {
+    network::EmulateNetworkConditionsParams::new(false, 0.0, 0.0, 0.0)
 }
 
 /// What keeps concurrent measurements in one browser from disturbing each other's timed load.

@@ -8,14 +8,21 @@
 //! - `online`: serve a page on loopback that reports `navigator.onLine`, measure it, print
 //!   `ONLINE <what the page saw>`, exit.
 
-use std::io::{Read, Write};
-use std::net::{IpAddr, Ipv4Addr, TcpListener};
-use std::sync::{Arc, Mutex};
+use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use analyzer::browser::proxy::RequestGuard;
 use analyzer::browser::{BrowserPool, BrowserSettings};
 use analyzer::guard::Policy;
+
+#[path = "../support/server.rs"]
+mod server;
+
+/// A page that asks for `/seen?<navigator.onLine>`: the server's record of that request is what
+/// the page believed.
+const ONLINE_PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+    <title>Online?</title></head><body><p>Is this page online?</p>\
+    <script>new Image().src = '/seen?' + navigator.onLine;</script></body></html>";
 
 fn pool() -> BrowserPool {
     // Only 127.0.0.1 is exempt, as in the tests: the guard stays on for every other address.
@@ -62,58 +69,22 @@ async fn main() -> Result<(), String> {
             Ok(())
         }
         ["online"] => {
-            let (url, seen) = serve_online_probe().map_err(|e| format!("serving: {e}"))?;
+            let site = server::TestServer::start(|_| {
+                server::Site::new().route("/", server::Reply::html(ONLINE_PAGE))
+            })
+            .await;
+            let url = site.url("/");
             let pool = pool();
             let measured = pool.measure(&url).await;
             pool.shutdown().await;
             measured.map_err(|e| format!("measuring {url} failed: {e}"))?;
-            let seen = seen.lock().map(|s| s.clone()).unwrap_or_default();
+            let seen = site
+                .hits()
+                .iter()
+                .find_map(|h| h.strip_prefix("GET /seen?").map(str::to_owned));
             println!("ONLINE {}", seen.as_deref().unwrap_or("unreported"));
             Ok(())
         }
         _ => Err("usage: sitelens-hermetic-child hold | measure URL | online".to_owned()),
     }
-}
-
-/// Serve, on 127.0.0.1, a page whose script asks for `/seen?<navigator.onLine>`; returns its
-/// address and what the page reported.
-fn serve_online_probe() -> std::io::Result<(String, Arc<Mutex<Option<String>>>)> {
-    const PAGE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-        <title>Online?</title></head><body><p>Is this page online?</p>\
-        <script>new Image().src = '/seen?' + navigator.onLine;</script></body></html>";
-    let listener = TcpListener::bind("127.0.0.1:0")?;
-    let url = format!("http://{}/", listener.local_addr()?);
-    let seen = Arc::new(Mutex::new(None));
-    let record = seen.clone();
-    std::thread::spawn(move || {
-        for mut stream in listener.incoming().flatten() {
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).is_ok_and(|n| n == 1) {
-                head.push(byte[0]);
-            }
-            let head = String::from_utf8_lossy(&head);
-            let target = head.split(' ').nth(1).unwrap_or("/");
-            let body = match target.split_once("/seen?") {
-                Some((_, value)) => {
-                    if let Ok(mut r) = record.lock() {
-                        *r = Some(value.to_owned());
-                    }
-                    ""
-                }
-                None => PAGE,
-            };
-            let kind = if body.is_empty() {
-                "image/gif"
-            } else {
-                "text/html; charset=utf-8"
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    Ok((url, seen))
 }
