@@ -362,7 +362,11 @@ impl BrowserPool {
             let config = HandlerConfig {
                 viewport: None,
                 request_timeout: self.settings.page_timeout,
-                cache_enabled: false,
+                // The HTTP cache stays on, as in Lighthouse's browser and every visitor's: each
+                // measurement has a context of its own, so its cache starts cold. Switched off,
+                // every request skipped the cache's work and went out at once, and the load ran
+                // ahead of Lighthouse's (web fonts in before the first paint, their shift lost).
+                cache_enabled: true,
                 ..HandlerConfig::default()
             };
             let connected = tokio::time::timeout(

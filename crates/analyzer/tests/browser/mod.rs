@@ -918,3 +918,42 @@ async fn the_traced_load_counts_layout_shifts_as_lighthouse_does() {
     assert_eq!(pm.cumulative_layout_shift, r.mobile.cumulative_layout_shift);
     assert!(pm.diagnostics.iter().any(|d| d.id == "perf.cls"));
 }
+
+/// The measuring browser keeps its HTTP cache on (cold: each measurement has its own browser
+/// context), as Lighthouse's and every visitor's browser does: a cacheable resource the page
+/// asks for twice reaches the site once. With the cache switched off, every request skipped the
+/// cache's work and went out at once, so the load ran ahead of Lighthouse's: web fonts arrived
+/// before the first paint instead of after it, and their layout shift went missing.
+#[tokio::test]
+async fn the_measured_load_uses_the_browser_cache() {
+    let site = TestServer::start(|_base| {
+        Site::new()
+            .route(
+                "/",
+                Reply::html(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Cache</title>\
+                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                     <body><h1>Prices</h1><script>\
+                     for (let i = 0; i < 2; i++) {\
+                       const x = new XMLHttpRequest(); x.open('GET', '/prices.txt', false); x.send();\
+                     }</script></body></html>"
+                        .to_owned(),
+                ),
+            )
+            .route(
+                "/prices.txt",
+                Reply::text("text/plain", "10 20 30").header("Cache-Control", "max-age=600"),
+            )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    assert_eq!(
+        site.gets("/prices.txt"),
+        1,
+        "the second request must come from the cache: {:?}",
+        site.hits()
+    );
+    assert!(r.observed_load.is_some(), "{:?}", r.simulation_error);
+    pool.shutdown().await;
+}
