@@ -957,3 +957,36 @@ async fn the_measured_load_uses_the_browser_cache() {
     assert!(r.observed_load.is_some(), "{:?}", r.simulation_error);
     pool.shutdown().await;
 }
+
+/// The measured load runs with the debugger on, as Lighthouse's does (async call stacks for
+/// request initiators): a `debugger` statement in the page must not stop it.
+#[tokio::test]
+async fn a_debugger_statement_does_not_stop_the_load() {
+    let site = TestServer::start(|_base| {
+        Site::new()
+            .route(
+                "/",
+                Reply::html(
+                    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Paused</title>\
+                     <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\
+                     <body><h1>Paused</h1><script>\
+                     debugger;\
+                     const x = new XMLHttpRequest(); x.open('GET', '/after.txt', false); x.send();\
+                     </script></body></html>"
+                        .to_owned(),
+                ),
+            )
+            .route("/after.txt", Reply::text("text/plain", "resumed"))
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    assert_eq!(
+        site.gets("/after.txt"),
+        1,
+        "the script must run past its debugger statement: {:?}",
+        site.hits()
+    );
+    assert!(r.observed_load.is_some(), "{:?}", r.simulation_error);
+    pool.shutdown().await;
+}
