@@ -183,7 +183,8 @@ async fn watch_scripts(page: &Page) -> Result<(), chromiumoxide::error::CdpError
 }
 
 /// End [`watch_scripts`]' instrumentation once the load is over, as Lighthouse does before it
-/// inspects the page: axe-core and our own probes then run at full speed.
+/// inspects the page: axe-core and our own probes then run at full speed (a quarter faster on
+/// a long page).
 async fn unwatch_scripts(page: &Page) {
     let _ = page
         .execute(profiler::StopPreciseCoverageParams::default())
@@ -330,16 +331,27 @@ pub async fn run(
     step("settle");
     drop(alone);
 
-    // The trace is collected (browser-side work) while the page is inspected: a clock sync
-    // marker sets where the load ends in the trace, so the inspection's own tasks are left out.
+    // A clock sync marker sets where the load ends in the trace, so that what follows (the
+    // instrumentation's end, the inspection's own tasks) is left out of it. The instrumentation
+    // ends before the inspection starts: its commands run on the page's main thread, where they
+    // would wait for axe-core, and axe-core runs slower under it.
+    let marked = match &recording {
+        Some(r) => Some(r.mark_load_end(page).await.map_err(|e| e.to_string())),
+        None => None,
+    };
+    unwatch_scripts(page).await;
+    // The trace is collected (browser-side work) while the page is inspected.
     let stop = async {
         let t = Instant::now();
-        let events = match recording {
-            Some(r) => Some(r.stop(page).await.map_err(|e| e.to_string())),
-            None => None,
+        let events = match (recording, marked) {
+            (Some(r), Some(Ok(()))) => Some(r.stop(page).await.map_err(|e| e.to_string())),
+            (Some(r), Some(Err(e))) => {
+                let _ = r.stop(page).await;
+                Some(Err(e))
+            }
+            _ => None,
         };
         drop(held);
-        unwatch_scripts(page).await;
         if let Some(tx) = loaded {
             let _ = tx.send(());
         }

@@ -91,10 +91,16 @@ pub async fn start(page: &Page) -> Result<Recording, BrowserError> {
 }
 
 impl Recording {
-    /// Mark the end of the load, stop tracing and return every event recorded.
-    pub async fn stop(self, page: &Page) -> Result<Vec<Value>, BrowserError> {
+    /// Mark the end of the load in the trace: what the page's main thread does from here on is
+    /// left out of the load ([`main_thread`]), though the trace goes on until [`Self::stop`].
+    pub async fn mark_load_end(&self, page: &Page) -> Result<(), BrowserError> {
         page.execute(RecordClockSyncMarkerParams::new(LOAD_END_MARKER))
             .await?;
+        Ok(())
+    }
+
+    /// Stop tracing and return every event recorded.
+    pub async fn stop(self, page: &Page) -> Result<Vec<Value>, BrowserError> {
         page.execute(EndParams::default()).await?;
         tokio::time::timeout(COLLECT_LIMIT, self.complete)
             .await
