@@ -27,10 +27,12 @@
 // a long inline script) move its score by 20 points from one run to the next. The performance
 // score compared is then the median of its runs, its verdicts are those of the run with that
 // score, its time is its runs' median, and its own spread per page is printed. Sitelens runs once
-// per page: what a user sees is one run.
+// per page: what a user sees is one run. --skip-lighthouse OUT reads Lighthouse's reports from an
+// earlier run's OUT instead of running it (all the runs saved there, unless --lighthouse-runs
+// says how many).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve } from "node:path";
@@ -56,7 +58,8 @@ const only = flag("--only");
 const reuse = flag("--skip-lighthouse");
 const useServer = !args.includes("--no-server");
 const keepArtifacts = args.includes("--artifacts");
-const lighthouseRuns = Number(flag("--lighthouse-runs") ?? 1);
+// Reusing a saved run, every Lighthouse run it saved is read unless --lighthouse-runs says how many.
+const lighthouseRuns = Number(flag("--lighthouse-runs") ?? (reuse ? savedRuns(reuse) : 1));
 if (!Number.isInteger(lighthouseRuns) || lighthouseRuns < 1) {
   console.error("--lighthouse-runs takes a whole number of runs, at least 1");
   process.exit(2);
@@ -171,6 +174,15 @@ function run(cmd, argv, env = {}) {
       ok({ code: -1, stdout, stderr: String(e), seconds: 0 });
     });
   });
+}
+
+// How many Lighthouse runs a page has in the saved run `dir`: `<page>.lighthouse.json`, then
+// `<page>.lighthouse1.json` and so on.
+function savedRuns(dir) {
+  const names = readdirSync(dir);
+  let n = 1;
+  while (names.some((f) => f.endsWith(`.lighthouse${n}.json`))) n++;
+  return n;
 }
 
 async function lighthouse(url, file) {
