@@ -183,7 +183,7 @@ async fn watch_scripts(page: &Page) -> Result<(), chromiumoxide::error::CdpError
 }
 
 /// End [`watch_scripts`]' instrumentation once the load is over, as Lighthouse does before it
-/// inspects the page: axe-core and our own probes then run at full speed (a quarter faster on
+/// inspects the page: axe-core and our own probes then run at full speed (about 15 % faster on
 /// a long page).
 async fn unwatch_scripts(page: &Page) {
     let _ = page
