@@ -56,6 +56,10 @@ const timeoutMs = Number(flag("--timeout") ?? 180) * 1000;
 const maxPages = Number(flag("--pages") ?? Infinity);
 const only = flag("--only");
 const reuse = flag("--skip-lighthouse");
+if (reuse !== undefined && !(existsSync(reuse) && statSync(reuse).isDirectory())) {
+  console.error(`--skip-lighthouse takes an earlier run's output folder; ${reuse} is not a folder`);
+  process.exit(2);
+}
 const useServer = !args.includes("--no-server");
 const keepArtifacts = args.includes("--artifacts");
 // Reusing a saved run, every Lighthouse run it saved is read unless --lighthouse-runs says how many.
