@@ -30,7 +30,10 @@ async () => {
   // (text, images, media, backgrounds) counts with its visible area, painted at the later of
   // FCP, the time it entered the document and, for images, the time it loaded. Visual
   // completeness is the painted share of that area, and Speed Index = ∫(1 - completeness) dt,
-  // which is the area-weighted mean paint time.
+  // which is the area-weighted mean paint time. Content under a screen-covering overlay that has
+  // since faded (a preloader, lab-init.js) counts from the time it faded.
+  if (s.overlayPending) s.overlayPending();
+  const uncovered = s.overlay ? s.overlay.faded : null;
   const insertedAt = (el) => {
     for (let n = el; n; n = n.parentElement) {
       const t = s.inserted.get(n);
@@ -67,7 +70,7 @@ async () => {
       const end = resEnd.get(el.currentSrc);
       t = Math.max(t, loaded !== undefined ? loaded : end !== undefined ? end : t);
     }
-    t = Math.max(t, fcp || 0);
+    t = Math.max(t, fcp || 0, uncovered || 0);
     lastPaint = Math.max(lastPaint, t);
     total += w * h;
     weighted += w * h * t;

@@ -21,7 +21,9 @@
 //!   (text, images, media, backgrounds) counts with its visible area, painted at the later of
 //!   FCP, the time a script inserted it (a MutationObserver installed once the parser is done:
 //!   one present while it parses slows the parser down; what the parser inserted counts from
-//!   FCP) and, for images, the time it finished loading. Visual completeness at time `t` is
+//!   FCP), for images the time it finished loading, and for content under a screen-covering
+//!   overlay present at the load (a preloader) the time the overlay's opacity fell below 0.1.
+//!   Visual completeness at time `t` is
 //!   the painted share of that area, and Speed Index = ∫(1 − completeness) dt, which equals the
 //!   area-weighted mean paint time. Lighthouse derives completeness from screencast frames'
 //!   colour histograms; on pages that paint in steps both give the same staircase.
@@ -497,7 +499,11 @@ pub async fn run(
 /// on the first screen are waited for: Chromium loads them once it has laid the page out, and
 /// one of them may well be the largest paint). Loaded images on the first screen are decoded
 /// first (250 ms at most): a large image's decoding can outlast its load by a frame or more, and
-/// its paint, often the largest, comes only then.
+/// its paint, often the largest, comes only then. A screen-covering overlay present at the load
+/// (a preloader a script fades out after it) must have gone, for at most 2 s after the load
+/// (`lab-init.js`): until then the content under it is not visible, and axe-core, taking it for
+/// an open modal dialog, leaves `aria-hidden-focus` undecided where Lighthouse, which runs it
+/// a second or more after the load, fails it.
 const LOOKS_DONE: &str = "new Promise((resolve) => {
   const onScreen = (i) => {
     const r = i.getBoundingClientRect();
@@ -511,7 +517,8 @@ const LOOKS_DONE: &str = "new Promise((resolve) => {
     const cpuQuiet = !last || performance.now() - (last.t + last.d) > 150;
     resolve(cpuQuiet
       && (!s || s.paints['first-contentful-paint'] !== undefined || !document.body || !document.body.innerText.trim())
-      && !Array.prototype.some.call(document.images, (i) => !i.complete && (i.loading !== 'lazy' || onScreen(i))));
+      && !Array.prototype.some.call(document.images, (i) => !i.complete && (i.loading !== 'lazy' || onScreen(i)))
+      && !(s && s.overlayPending && s.overlayPending()));
   };
   const shown = Array.prototype.filter.call(document.images, (i) => i.complete && i.naturalWidth > 0 && onScreen(i));
   const decoded = Promise.race([

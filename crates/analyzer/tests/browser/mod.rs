@@ -1,7 +1,7 @@
 //! The browser side against real Chromium (`/usr/bin/chromium`, or `SITELENS_CHROMIUM`):
-//! lab metrics on a fixture with a known layout shift, a late large image and a long task;
-//! screenshots; colours and fonts; axe-core findings; the browser-side SSRF guard; the merge
-//! into a report; recovery after the browser dies.
+//! lab metrics on a fixture with a known layout shift, a late large image and a long task, and on
+//! a page behind a preloader; screenshots; colours and fonts; axe-core findings; the
+//! browser-side SSRF guard; the merge into a report; recovery after the browser dies.
 //!
 //! Every fixture is served on 127.0.0.1 by the test; the guard stays on with only 127.0.0.1
 //! exempt, so Chromium can reach nothing else.
@@ -868,6 +868,64 @@ async fn a_lazy_image_on_the_first_screen_is_waited_for() {
         r.mobile.largest_contentful_paint.unwrap_or_default(),
     );
     assert!(lcp >= fcp + 600.0, "LCP {lcp}, FCP {fcp}");
+    pool.shutdown().await;
+}
+
+/// A preloader: a white screen-covering overlay a script fades out over 600 ms, starting 200 ms
+/// after the load (as jQuery themes do, on animation frames). The page is measured once it has
+/// gone: the content under it counts as painted only when it has faded, and axe-core sees the
+/// page without it, so the focusable link in an `aria-hidden` menu fails `aria-hidden-focus`
+/// (with the overlay still there, axe-core takes it for an open modal dialog and leaves the
+/// rule undecided).
+#[tokio::test]
+async fn a_preloader_is_waited_for_and_counts_in_the_speed_index() {
+    let site = TestServer::start(|_base| {
+        Site::new().route(
+            "/",
+            Reply::html(
+                "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Préchargé</title>\
+                 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+                 <style>#pre{position:fixed;inset:0;background:#fff;z-index:99}\
+                 #pre div{width:40px;height:40px;margin:40vh auto;border:4px solid #333;border-radius:50%}\
+                 main{background:#1d3557;color:#fff;min-height:150vh;font-size:20px}</style></head>\
+                 <body><div id=\"pre\"><div></div></div>\
+                 <nav aria-hidden=\"true\"><a href=\"/menu\">Menü</a></nav>\
+                 <main><h1>Boutique — été</h1><p>Des chaussures, des sacs et des ceintures.</p></main>\
+                 <script>addEventListener('load', () => setTimeout(() => {\
+                   const pre = document.getElementById('pre'); const start = performance.now();\
+                   const step = (now) => { const p = Math.min((now - start) / 600, 1);\
+                     pre.style.opacity = String(1 - p);\
+                     if (p < 1) requestAnimationFrame(step); else pre.style.display = 'none'; };\
+                   requestAnimationFrame(step); }, 200));</script></body></html>"
+                    .to_owned(),
+            ),
+        )
+    })
+    .await;
+    let pool = pool();
+    let r = measure(&pool, &site.url("/")).await;
+    let m = &r.mobile;
+    assert!(m.settled, "the settling limit ran out");
+    let load = m.load_time.expect("load time");
+    let si = m.speed_index.expect("speed index");
+    // Its opacity falls below 0.1 540 ms into the fade, 740 ms after the load.
+    assert!(
+        si >= load + 700.0 && si < load + 2000.0,
+        "SI {si}, load {load}, FCP {:?}",
+        m.first_contentful_paint
+    );
+    let a = &r.accessibility;
+    assert!(a.error.is_none(), "{:?}", a.error);
+    assert!(
+        a.audits
+            .iter()
+            .any(|x| x.id == "aria-hidden-focus" && !x.passed),
+        "{:?}",
+        a.audits
+            .iter()
+            .map(|x| (&x.id, x.passed))
+            .collect::<Vec<_>>()
+    );
     pool.shutdown().await;
 }
 
