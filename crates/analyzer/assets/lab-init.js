@@ -128,8 +128,8 @@
         for (let el = hit; el && el !== document.body && el !== document.documentElement; el = el.parentElement) {
           // A preloader holds a spinner, a logo or a line of text, not the page (an app whose
           // whole content scrolls inside one fixed element is not covered by it).
-          const small = el.getElementsByTagName('*').length <= 50 && el.textContent.trim().length <= 200;
-          if (covering(el) >= 0.9 && opaque(el) && small) {
+          const small = () => el.getElementsByTagName('*').length <= 50 && el.textContent.trim().length <= 200;
+          if (covering(el) >= 0.9 && opaque(el) && small()) {
             s.overlay = { el, since: performance.now(), faded: null, gone: null };
             const tick = () => {
               if (follow()) frame(tick);
