@@ -23,10 +23,10 @@
 //!   one present while it parses slows the parser down; what the parser inserted counts from
 //!   FCP), for images the time it finished loading, and for content under a screen-covering
 //!   overlay present at the load (a preloader) the time the overlay's opacity fell below 0.1.
-//!   Visual completeness at time `t` is
-//!   the painted share of that area, and Speed Index = ∫(1 − completeness) dt, which equals the
-//!   area-weighted mean paint time. Lighthouse derives completeness from screencast frames'
-//!   colour histograms; on pages that paint in steps both give the same staircase.
+//!   Visual completeness at time `t` is the painted share of that area, and Speed Index =
+//!   ∫(1 − completeness) dt, which equals the area-weighted mean paint time. Lighthouse derives
+//!   completeness from screencast frames' colour histograms; on pages that paint in steps both
+//!   give the same staircase.
 //! - **Load time**: `loadEventEnd` of the navigation entry.
 //! - **Page size**: bytes on the wire (`Network.loadingFinished` `encodedDataLength`, headers
 //!   included) and decoded body bytes (`Network.dataReceived`), over every request but `data:`.
