@@ -71,9 +71,15 @@ setup: web-deps
         --no-warn-conflicts --no-deps --target "$st" -r scripts/requirements-schemathesis.txt
       cp scripts/requirements-schemathesis.txt "$st/.requirements.txt"
     fi
-    # Debian's Chromium for measurements and e2e; strace for the hermetic-browser test; sqlite3.
+    # Debian's Chromium and fonts for measurements and e2e; strace for the hermetic-browser test;
+    # sqlite3.
     missing=""
     command -v chromium >/dev/null || missing="chromium fonts-liberation"
+    # Fonts for the scripts real pages are written in (Devanagari, Arabic, Thai, Hebrew, Chinese,
+    # Japanese, Korean...): without them Chromium lays that text out in empty boxes or draws
+    # nothing, in the measured page and in its screenshots.
+    [ -n "$(fc-list :lang=hi 2>/dev/null)" ] || missing="$missing fonts-noto-core"
+    [ -n "$(fc-list :lang=ja 2>/dev/null)" ] || missing="$missing fonts-noto-cjk"
     command -v strace >/dev/null || missing="$missing strace"
     # The e2e suite ages rows in its server's SQLite file (the affiliate path's refund window).
     command -v sqlite3 >/dev/null || missing="$missing sqlite3"
