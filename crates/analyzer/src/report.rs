@@ -84,6 +84,9 @@ fn score_of(findings: &[Tagged], section: Section) -> u32 {
 }
 
 /// Lighthouse SEO category weights (is-crawlable weighs 4.043, the rest 1; manual audits 0).
+/// An audit without a finding is left out, as Lighthouse leaves out an audit that is not
+/// applicable, except `hreflang`: Lighthouse always scores it, and a page without hreflang
+/// links passes it (we report nothing then).
 fn lighthouse_seo_score(findings: &[Tagged]) -> Option<u32> {
     const AUDITS: &[(&str, f64)] = &[
         ("is-crawlable", 4.043),
@@ -105,7 +108,7 @@ fn lighthouse_seo_score(findings: &[Tagged]) -> Option<u32> {
             .filter(|t| t.finding.audit.as_deref() == Some(*audit))
             .map(|t| t.finding.kind)
             .collect();
-        if verdicts.is_empty() {
+        if verdicts.is_empty() && *audit != "hreflang" {
             continue;
         }
         // Lighthouse audits are binary; only an issue fails (a missing canonical is a warning
@@ -634,5 +637,51 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
         screenshots: Screenshots::default(),
         professional,
         branding: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::{good, issue};
+
+    fn tagged(audit: &str, pass: bool) -> Tagged {
+        let id = format!("seo.{audit}");
+        Tagged {
+            section: Section::Seo,
+            group: "Meta Tags",
+            finding: if pass {
+                good(&id, Some(audit), "ok", "ok")
+            } else {
+                issue(&id, Some(audit), "bad", "bad", "fix")
+            },
+        }
+    }
+
+    #[test]
+    fn the_seo_score_counts_the_audits_lighthouse_counts() {
+        // A page without hreflang links, canonical or robots.txt, with a meta description
+        // missing: Lighthouse scores is-crawlable (4.043), title, description, status code, link
+        // text, crawlable anchors and hreflang (passed), so one failure out of 10.043 gives 90.
+        let mut findings: Vec<Tagged> = [
+            "is-crawlable",
+            "document-title",
+            "http-status-code",
+            "link-text",
+            "crawlable-anchors",
+        ]
+        .iter()
+        .map(|a| tagged(a, true))
+        .collect();
+        findings.push(tagged("meta-description", false));
+        assert_eq!(lighthouse_seo_score(&findings), Some(90));
+        // A failed hreflang link counts as the failure it is: two out of 10.043.
+        findings.push(tagged("hreflang", false));
+        assert_eq!(lighthouse_seo_score(&findings), Some(80));
+        // Images, robots.txt and a canonical count once there is a verdict on them.
+        findings.push(tagged("image-alt", true));
+        findings.push(tagged("robots-txt", true));
+        findings.push(tagged("canonical", false));
+        assert_eq!(lighthouse_seo_score(&findings), Some(77));
     }
 }

@@ -289,7 +289,8 @@ fn lighthouse_cases(base: &str) -> Vec<Case> {
             "canonical",
             false,
         ),
-        ("/c6", page("", ""), vec![], "canonical", true),
+        // No canonical at all: Lighthouse finds its audit not applicable (no verdict); checked
+        // in `stricter_rules_of_our_own_carry_no_lighthouse_audit_id`.
         (
             "/r1",
             page("<meta name=robots content=\"nofollow\">", ""),
@@ -590,11 +591,12 @@ async fn stricter_rules_of_our_own_carry_no_lighthouse_audit_id() {
                 .expect("report")
         }
     };
-    // No canonical: Lighthouse's audit does not apply (it passes); our advice is its own finding.
+    // No canonical: Lighthouse's audit does not apply (no verdict, no weight in its SEO score),
+    // so our finding carries no audit id; our advice is its own finding.
     let report = run("/none").await;
     let all = findings(&report);
     assert_eq!(all["seo.canonical"].kind, Good);
-    assert_eq!(all["seo.canonical"].audit.as_deref(), Some("canonical"));
+    assert_eq!(all["seo.canonical"].audit, None);
     assert_eq!(all["seo.canonical.missing"].kind, Warning);
     assert_eq!(all["seo.canonical.missing"].audit, None);
     // Served from 127.0.0.1, which Lighthouse counts as secure: still our issue, not its verdict.

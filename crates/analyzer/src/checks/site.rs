@@ -41,7 +41,8 @@ pub fn run(site: &SiteData, out: &mut Vec<Tagged>) {
     hreflang_return_links(site, out);
 }
 
-/// Lighthouse `robots-txt`: a 5xx fails, parse errors fail, a missing file passes.
+/// Lighthouse `robots-txt`: a 5xx fails, parse errors fail. A missing file (4xx) is fine, and
+/// Lighthouse finds its audit not applicable then, so that finding carries no audit id.
 fn robots_txt(site: &SiteData, out: &mut Vec<Tagged>) {
     let r = &site.robots;
     let id = "seo.robots-txt";
@@ -59,7 +60,7 @@ fn robots_txt(site: &SiteData, out: &mut Vec<Tagged>) {
         ),
         (Some(s), _) if s >= 400 => good(
             id,
-            audit,
+            None,
             "No robots.txt",
             format!(
                 "{} answers HTTP {s}, which allows crawling everything. A robots.txt is where to list the sitemap.",

@@ -17,15 +17,16 @@ pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let page_url = ctx.page.final_url();
     let raw: Vec<&String> = ctx.doc.canonicals.iter().collect();
     if raw.is_empty() {
-        // Lighthouse: not applicable. Nothing is wrong with the links there are (none), and our
-        // own rule asks for one.
+        // Lighthouse: not applicable, so this finding carries no audit id (it neither passes
+        // nor fails Lighthouse's audit, nor weighs in the SEO score). Nothing is wrong with the
+        // links there are (none), and our own rule asks for one.
         push(
             out,
             Section::Seo,
             INDEXING,
             good(
                 id,
-                audit,
+                None,
                 "No conflicting canonical URL",
                 "The page declares no canonical link, so none can point search engines elsewhere.",
             ),
