@@ -111,8 +111,8 @@ fn lighthouse_seo_score(findings: &[Tagged]) -> Option<u32> {
         if verdicts.is_empty() && *audit != "hreflang" {
             continue;
         }
-        // Lighthouse audits are binary; only an issue fails (a missing canonical is a warning
-        // here and passes there).
+        // Lighthouse audits are binary: only an issue fails; a warning tied to an audit passes
+        // there.
         let pass = !verdicts.contains(&FindingType::Issue);
         sum += if pass { *w } else { 0.0 };
         weight += w;
