@@ -83,11 +83,14 @@ fn score_of(findings: &[Tagged], section: Section) -> u32 {
     findings_score(&list)
 }
 
-/// Lighthouse SEO category weights (is-crawlable weighs 4.043, the rest 1; manual audits 0).
-/// An audit without a finding is left out, as Lighthouse leaves out an audit that is not
-/// applicable, except `hreflang`: Lighthouse always scores it, and a page without hreflang
-/// links passes it (we report nothing then).
-fn lighthouse_seo_score(findings: &[Tagged]) -> Option<u32> {
+/// Lighthouse SEO category weights (is-crawlable weighs 4.043, the rest 1; manual audits 0),
+/// applied to `verdicts` (audit id, passed). An audit may have several verdicts: it passes when
+/// none fails. An audit without a verdict is left out, as Lighthouse leaves out an audit that
+/// is not applicable, except `hreflang`: Lighthouse always scores it, and a page without
+/// hreflang links passes it (we report nothing then).
+pub(crate) fn lighthouse_seo_score<'a>(
+    verdicts: impl IntoIterator<Item = (&'a str, bool)>,
+) -> Option<u32> {
     const AUDITS: &[(&str, f64)] = &[
         ("is-crawlable", 4.043),
         ("document-title", 1.0),
@@ -100,24 +103,25 @@ fn lighthouse_seo_score(findings: &[Tagged]) -> Option<u32> {
         ("hreflang", 1.0),
         ("canonical", 1.0),
     ];
+    let verdicts: Vec<(&str, bool)> = verdicts.into_iter().collect();
     let mut sum = 0.0;
     let mut weight = 0.0;
     for (audit, w) in AUDITS {
-        let verdicts: Vec<FindingType> = findings
-            .iter()
-            .filter(|t| t.finding.audit.as_deref() == Some(*audit))
-            .map(|t| t.finding.kind)
-            .collect();
-        if verdicts.is_empty() && *audit != "hreflang" {
+        let mut mine = verdicts.iter().filter(|(a, _)| a == audit).peekable();
+        if mine.peek().is_none() && *audit != "hreflang" {
             continue;
         }
-        // Lighthouse audits are binary: only an issue fails; a warning tied to an audit passes
-        // there.
-        let pass = !verdicts.contains(&FindingType::Issue);
+        let pass = mine.all(|(_, passed)| *passed);
         sum += if pass { *w } else { 0.0 };
         weight += w;
     }
     (weight > 0.0).then(|| (sum / weight * 100.0).round() as u32)
+}
+
+/// The verdict a finding gives its Lighthouse audit, if it carries one. Lighthouse audits are
+/// binary: only an issue fails; a warning tied to an audit passes there.
+pub(crate) fn audit_verdict(f: &Finding) -> Option<(&str, bool)> {
+    Some((f.audit.as_deref()?, f.kind != FindingType::Issue))
 }
 
 fn impact(section: Section, group: &str) -> &'static str {
@@ -584,7 +588,13 @@ pub fn build(input: ReportInput<'_>) -> AnalysisReport {
     let design = score_of(&input.findings, Section::Design);
     let technical = score_of(&input.findings, Section::Technical);
     let perf = score_of(&input.findings, Section::Performance);
-    let seo_ring = lighthouse_seo_score(&input.findings).unwrap_or(seo);
+    let seo_ring = lighthouse_seo_score(
+        input
+            .findings
+            .iter()
+            .filter_map(|t| audit_verdict(&t.finding)),
+    )
+    .unwrap_or(seo);
     let content_findings: Vec<Finding> = input
         .findings
         .iter()
@@ -645,17 +655,17 @@ mod tests {
     use super::*;
     use crate::checks::{good, issue};
 
-    fn tagged(audit: &str, pass: bool) -> Tagged {
+    fn tagged(audit: &str, pass: bool) -> Finding {
         let id = format!("seo.{audit}");
-        Tagged {
-            section: Section::Seo,
-            group: "Meta Tags",
-            finding: if pass {
-                good(&id, Some(audit), "ok", "ok")
-            } else {
-                issue(&id, Some(audit), "bad", "bad", "fix")
-            },
+        if pass {
+            good(&id, Some(audit), "ok", "ok")
+        } else {
+            issue(&id, Some(audit), "bad", "bad", "fix")
         }
+    }
+
+    fn score(findings: &[Finding]) -> Option<u32> {
+        lighthouse_seo_score(findings.iter().filter_map(audit_verdict))
     }
 
     #[test]
@@ -663,7 +673,7 @@ mod tests {
         // A page without hreflang links, canonical or robots.txt, with a meta description
         // missing: Lighthouse scores is-crawlable (4.043), title, description, status code, link
         // text, crawlable anchors and hreflang (passed), so one failure out of 10.043 gives 90.
-        let mut findings: Vec<Tagged> = [
+        let mut findings: Vec<Finding> = [
             "is-crawlable",
             "document-title",
             "http-status-code",
@@ -674,14 +684,14 @@ mod tests {
         .map(|a| tagged(a, true))
         .collect();
         findings.push(tagged("meta-description", false));
-        assert_eq!(lighthouse_seo_score(&findings), Some(90));
+        assert_eq!(score(&findings), Some(90));
         // A failed hreflang link counts as the failure it is: two out of 10.043.
         findings.push(tagged("hreflang", false));
-        assert_eq!(lighthouse_seo_score(&findings), Some(80));
+        assert_eq!(score(&findings), Some(80));
         // Images, robots.txt and a canonical count once there is a verdict on them.
         findings.push(tagged("image-alt", true));
         findings.push(tagged("robots-txt", true));
         findings.push(tagged("canonical", false));
-        assert_eq!(lighthouse_seo_score(&findings), Some(77));
+        assert_eq!(score(&findings), Some(77));
     }
 }

@@ -140,6 +140,31 @@ fn unanswered_finding(urls: &[String]) -> Option<Finding> {
     ))
 }
 
+/// Lighthouse's SEO audits that are axe-core rules: Lighthouse takes their verdicts from the
+/// accessibility run, which sees the page as it stands (an image a script added included).
+const AXE_SEO_AUDITS: [&str; 2] = ["document-title", "image-alt"];
+
+/// Lighthouse's SEO score of the merged report: the HTTP side's verdicts, with those of
+/// [`AXE_SEO_AUDITS`] taken from axe-core when it ran (`None`: it did not, and the HTTP side's
+/// score stands). An axe-core rule with no verdict was not applicable (no image), as in
+/// Lighthouse.
+fn seo_score_with_axe(groups: &[&[SectionGroup]], axe: &super::AccessibilityResult) -> Option<u32> {
+    // No score: axe-core did not run.
+    axe.score?;
+    let http = groups
+        .iter()
+        .flat_map(|g| g.iter())
+        .flat_map(|g| &g.findings)
+        .filter_map(crate::report::audit_verdict)
+        .filter(|(a, _)| !AXE_SEO_AUDITS.contains(a));
+    let axe = axe
+        .audits
+        .iter()
+        .filter(|a| AXE_SEO_AUDITS.contains(&a.id.as_str()))
+        .map(|a| (a.id.as_str(), a.passed));
+    crate::report::lighthouse_seo_score(http.chain(axe))
+}
+
 /// Replace the HTTP side's render-blocking finding (read from the markup alone) by the verdict
 /// of the simulated mobile load: resources that held the first paint back by 50 ms or more.
 fn replace_render_blocking(groups: &mut [SectionGroup], sim: &Estimates) {
@@ -333,6 +358,14 @@ pub fn merge_into(
         );
     }
 
+    let seo = seo_score_with_axe(
+        &[
+            &report.seo_analysis,
+            &report.design_analysis,
+            &report.technical_analysis,
+        ],
+        &browser.accessibility,
+    );
     {
         let pm = &mut report.performance_analysis;
         pm.first_contentful_paint = filled.first_contentful_paint;
@@ -348,6 +381,10 @@ pub fn merge_into(
         pm.accessibility_score = filled.accessibility_score.round() as u32;
         pm.best_practices_score = filled.best_practices_score.round() as u32;
         pm.scores.accessibility = pm.accessibility_score;
+        if let Some(s) = seo {
+            pm.seo_score = s;
+            pm.scores.seo = s;
+        }
         pm.scores.best_practices = pm.best_practices_score;
         if let Some(s) = headline_score {
             pm.scores.performance = s;
@@ -507,6 +544,64 @@ mod tests {
                 audit: Some("total-byte-weight".to_owned()),
             }],
         }]
+    }
+
+    #[test]
+    fn the_seo_score_takes_axe_cores_verdicts_on_its_rules() {
+        use crate::browser::{AccessibilityResult, AuditOutcome};
+        let f = |audit: &str, kind: FindingType| Finding {
+            id: format!("seo.{audit}"),
+            kind,
+            title: String::new(),
+            description: String::new(),
+            solution: None,
+            audit: Some(audit.to_owned()),
+        };
+        // The HTML passes every image; the page's script adds one with `alt=" "`, which
+        // axe-core fails, as Lighthouse's SEO score then does: 8.043 of 9.043 (is-crawlable 4.043).
+        let seo = vec![SectionGroup {
+            title: "Meta Tags".to_owned(),
+            status: SectionStatus::Good,
+            findings: [
+                "is-crawlable",
+                "document-title",
+                "meta-description",
+                "image-alt",
+            ]
+            .iter()
+            .map(|a| f(a, FindingType::Good))
+            .chain([f("link-text", FindingType::Warning)])
+            .collect(),
+        }];
+        let outcome = |id: &str, passed: bool| AuditOutcome {
+            id: id.to_owned(),
+            passed,
+            weight: 10.0,
+        };
+        let axe = AccessibilityResult {
+            score: Some(90),
+            audits: vec![outcome("image-alt", false), outcome("document-title", true)],
+            ..AccessibilityResult::default()
+        };
+        // is-crawlable, title, description, link text, image alt and hreflang (passed).
+        assert_eq!(seo_score_with_axe(&[&seo], &axe), Some(89));
+        // axe-core found no image at all: image-alt is not applicable, whatever the HTML says.
+        let no_images = AccessibilityResult {
+            audits: vec![outcome("document-title", true)],
+            ..axe.clone()
+        };
+        assert_eq!(seo_score_with_axe(&[&seo], &no_images), Some(100));
+        // A failed title in axe-core fails the SEO audit too.
+        let untitled = AccessibilityResult {
+            audits: vec![outcome("image-alt", true), outcome("document-title", false)],
+            ..axe.clone()
+        };
+        assert_eq!(seo_score_with_axe(&[&seo], &untitled), Some(89));
+        // Without axe-core's run, the HTTP side's score stands.
+        assert_eq!(
+            seo_score_with_axe(&[&seo], &AccessibilityResult::default()),
+            None
+        );
     }
 
     #[test]
