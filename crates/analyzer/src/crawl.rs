@@ -236,8 +236,14 @@ pub async fn fetch_page(fetcher: &Fetcher, url: &Url, depth: Option<u32>) -> Cra
 /// Until then the crawl sends the site nothing beyond the start page it was given: its own
 /// requests (robots.txt, sitemaps, other pages, links, assets) would compete with the load being
 /// timed, for the site's bandwidth and server as much as for this machine's processor.
+///
+/// The browser opens it with the addresses it waited on in vain for the whole load time limit
+/// ([`LoadEnded`]): the crawl does not wait on them a second time.
 #[derive(Clone, Default)]
-pub struct LoadGate(Option<futures::future::Shared<tokio::sync::oneshot::Receiver<()>>>);
+pub struct LoadGate(Option<futures::future::Shared<tokio::sync::oneshot::Receiver<Vec<String>>>>);
+
+/// Opens a [`LoadGate`], telling it which requests of the load got no answer in its time limit.
+pub type LoadEnded = tokio::sync::oneshot::Sender<Vec<String>>;
 
 impl LoadGate {
     /// A gate that is open already (no browser load to wait for).
@@ -247,15 +253,16 @@ impl LoadGate {
 
     /// A closed gate and the sender that opens it; dropping the sender opens it too (a
     /// measurement that fails or never starts holds nothing back).
-    pub fn closed() -> (tokio::sync::oneshot::Sender<()>, Self) {
+    pub fn closed() -> (LoadEnded, Self) {
         let (tx, rx) = tokio::sync::oneshot::channel();
         (tx, Self(Some(futures::FutureExt::shared(rx))))
     }
 
-    /// Wait until the gate is open.
-    pub async fn opened(&self) {
-        if let Some(rx) = &self.0 {
-            let _ = rx.clone().await;
+    /// Wait until the gate is open; the addresses the browser's load got no answer from.
+    pub async fn opened(&self) -> Vec<String> {
+        match &self.0 {
+            Some(rx) => rx.clone().await.unwrap_or_default(),
+            None => Vec::new(),
         }
     }
 }
@@ -267,7 +274,7 @@ pub async fn crawl(
     max_pages: usize,
     gate: &LoadGate,
 ) -> SiteData {
-    gate.opened().await;
+    let unanswered = gate.opened().await;
     let begun = std::time::Instant::now();
     let origin = start.final_url().clone();
     let (robots, http_version, llms_txt) = tokio::join!(
@@ -387,7 +394,7 @@ pub async fn crawl(
         tokio::join!(
             check_uncrawled_links(fetcher, &origin, &pages, &robots),
             check_external_links(fetcher, &origin, &pages),
-            measure_assets(fetcher, &pages[0]),
+            measure_assets(fetcher, &pages[0], &unanswered),
         )
     })
     .await
@@ -646,7 +653,13 @@ async fn check_external_links(
 /// `&str`) keeps the stream's future `Send` for any caller, including spawned tasks.
 struct AssetJob(String, &'static str);
 
-async fn measure_assets(fetcher: &Fetcher, page: &CrawledPage) -> Vec<Asset> {
+/// The start page's assets, each fetched once; those in `unanswered` (the browser's load waited
+/// for them in vain) are recorded as failed without another wait.
+async fn measure_assets(
+    fetcher: &Fetcher,
+    page: &CrawledPage,
+    unanswered: &[String],
+) -> Vec<Asset> {
     let Some(doc) = &page.doc else {
         return Vec::new();
     };
@@ -673,13 +686,29 @@ async fn measure_assets(fetcher: &Fetcher, page: &CrawledPage) -> Vec<Asset> {
         }
     }
     list.truncate(fetcher.config().max_assets);
+    // As the browser asked for them: parsed the same way, without a fragment.
+    let without_fragment = |u: &Url| {
+        let mut u = u.clone();
+        u.set_fragment(None);
+        u.to_string()
+    };
+    let unanswered: HashSet<String> = unanswered
+        .iter()
+        .filter_map(|u| Url::parse(u).ok())
+        .map(|u| without_fragment(&u))
+        .collect();
+    let (unanswered, without_fragment) = (&unanswered, &without_fragment);
     let concurrency = fetcher.config().per_host_concurrency.max(1);
     futures::stream::iter(list)
         .map(|AssetJob(u, kind)| async move {
             let Ok(url) = Url::parse(&u) else {
                 return None;
             };
-            let r = fetcher.get(&url).await;
+            let r = if unanswered.contains(&without_fragment(&url)) {
+                Err(())
+            } else {
+                fetcher.get(&url).await.map_err(|_| ())
+            };
             Some(match r {
                 Ok(f) => Asset {
                     url: u,

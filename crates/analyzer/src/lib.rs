@@ -42,7 +42,7 @@ use url::Url;
 pub use advisor::{Advisor, RuleBasedAdvisor};
 pub use authority::{AuthorityProvider, GraphAuthority, LinkGraph, MemoryLinkGraph};
 pub use config::AnalyzerConfig;
-pub use crawl::LoadGate;
+pub use crawl::{LoadEnded, LoadGate};
 pub use fetch::{FetchError, Fetched, Fetcher};
 
 /// Why a site could not be analysed at all.

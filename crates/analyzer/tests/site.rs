@@ -569,6 +569,50 @@ async fn a_silent_server_times_out_with_a_clear_message() {
     assert!(err.to_string().contains("did not answer within"), "{err}");
 }
 
+/// An image the browser's load waited for in vain is not waited for a second time: the HTTP
+/// side records it as failed without asking its server again.
+#[tokio::test]
+async fn an_asset_the_load_gave_up_on_is_not_fetched_again() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let silent = listener.local_addr().expect("addr");
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            held.push(s);
+        }
+    });
+    let slow = format!("http://{silent}/hero%20bild.png");
+    let page = format!(
+        "<!doctype html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Größe</title></head>\
+         <body><h1>Über uns</h1><img src=\"http://{silent}/hero bild.png#top\" alt=\"Held\"></body></html>"
+    );
+    let site = TestServer::start(move |_| Site::new().route("/", Reply::html(page.clone()))).await;
+    let analyzer = crate::support::util::analyzer();
+    let (ended, gate) = analyzer::LoadGate::closed();
+    let _ = ended.send(vec![slow.clone()]);
+    let report = analyzer
+        .analyze_after_load(&site.url("/"), &AnalyzeOptions::basic(), &|_| {}, &gate)
+        .await
+        .expect("the analysis");
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 0);
+    let broken = report
+        .technical_analysis
+        .iter()
+        .flat_map(|g| &g.findings)
+        .find(|f| f.id == "tech.broken-assets")
+        .expect("the image is reported as failing to load");
+    assert!(
+        broken.description.contains("hero%20bild.png"),
+        "{}",
+        broken.description
+    );
+}
+
 #[tokio::test]
 async fn sitemap_indexes_x_robots_tag_and_hreflang_return_links() {
     let server = TestServer::start(|base| {
@@ -709,7 +753,7 @@ async fn the_crawl_waits_for_the_timed_load() {
         vec!["GET /".to_owned()],
         "before the gate opened"
     );
-    let _ = open.send(());
+    let _ = open.send(Vec::new());
     let report = task
         .await
         .expect("the analysis task")

@@ -220,7 +220,7 @@ pub struct LoadLocks {
 /// `prepared` says whether [`prepare`] already ran on this tab. With `locks` the load is traced
 /// and timed alone ([`LoadLocks`]).
 /// `loaded` is told when the load has settled and its trace is stopped (the HTTP side then
-/// starts its own requests to the site).
+/// starts its own requests to the site), with the requests the load gave up on.
 pub async fn run(
     page: &Page,
     url: &str,
@@ -228,7 +228,7 @@ pub async fn run(
     settings: &BrowserSettings,
     prepared: bool,
     locks: Option<&LoadLocks>,
-    loaded: Option<tokio::sync::oneshot::Sender<()>>,
+    loaded: Option<crate::LoadEnded>,
 ) -> Result<DeviceRun, BrowserError> {
     let device = Device::Mobile;
     let started = Instant::now();
@@ -283,6 +283,9 @@ pub async fn run(
     };
 
     step("setup");
+    // Requests still unanswered when the load's time limit ran out: no longer waited for.
+    let mut given_up: Vec<String> = Vec::new();
+    let mut timed_out = false;
     match tokio::time::timeout(settings.load_timeout, page.goto(url)).await {
         Ok(Ok(_)) => {}
         Ok(Err(e)) => {
@@ -312,6 +315,11 @@ pub async fn run(
                     seconds: settings.load_timeout.as_secs(),
                 });
             }
+            timed_out = true;
+            given_up = net
+                .lock()
+                .map(|mut s| s.give_up_waiting())
+                .unwrap_or_default();
         }
     }
     // A document the proxy answered itself (a refused redirect hop, an unreachable server) is
@@ -329,7 +337,10 @@ pub async fn run(
         });
     }
     step("load");
-    let settled = settle(page, &net, settings.quiet_window, settings.max_settle).await;
+    // After the whole time limit, what still loads is not waited for a second time: an image
+    // that never arrives would hold the settling to its own limit.
+    let settled =
+        !timed_out && settle(page, &net, settings.quiet_window, settings.max_settle).await;
     step("settle");
     drop(alone);
 
@@ -355,7 +366,7 @@ pub async fn run(
         };
         drop(held);
         if let Some(tx) = loaded {
-            let _ = tx.send(());
+            let _ = tx.send(given_up);
         }
         (events, t.elapsed().as_secs_f64() * 1000.0)
     };

@@ -116,7 +116,8 @@ fn run_summary(r: &LabRun) -> LighthouseResult {
 }
 
 /// A finding for requests whose host did not resolve or did not answer: each cost the page a
-/// failed request (and, for a host that hangs, up to the proxy's connection limit).
+/// failed request (and, for a host that hangs, up to the proxy's connection limit or the
+/// load's time limit).
 fn unanswered_finding(urls: &[String]) -> Option<Finding> {
     if urls.is_empty() {
         return None;
@@ -133,7 +134,7 @@ fn unanswered_finding(urls: &[String]) -> Option<Finding> {
         None,
         format!("{} request(s) got no answer", urls.len()),
         format!(
-            "The page asks hosts that did not resolve or did not answer: {}. Each is a failed request, and a host that hangs holds the page's loading back.",
+            "The page asks hosts that did not resolve or did not answer in time: {}. Each is a failed request, and a host that hangs holds the page's loading back.",
             hosts.join(", ")
         ),
         "Remove references to services the site no longer uses, or host those files yourself.",

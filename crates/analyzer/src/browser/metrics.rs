@@ -131,7 +131,7 @@ pub struct LabMetrics {
     pub images: Vec<ImageFinding>,
     /// Third-party weight.
     pub third_party: ThirdParty,
-    /// Requests whose host did not resolve or did not answer.
+    /// Requests whose host did not resolve or did not answer (within the load's time limit).
     pub unanswered: Vec<String>,
     /// Requests over plain HTTP or WS to a host other than localhost (Lighthouse's
     /// `is-on-https` counts every one, answered or not).
@@ -647,7 +647,7 @@ pub(crate) fn compute(c: &Collected, requests: &[NetRequest], page_url: &str) ->
         settled: false,
         unanswered: requests
             .iter()
-            .filter(|r| r.started && r.unanswered)
+            .filter(|r| r.started && (r.unanswered || r.given_up))
             .map(|r| r.url.clone())
             .collect(),
         insecure: requests

@@ -606,7 +606,7 @@ impl BrowserPool {
         instance: &Arc<Instance>,
         url: &str,
         guard: &RequestGuard,
-        loaded: Option<tokio::sync::oneshot::Sender<()>>,
+        loaded: Option<crate::LoadEnded>,
     ) -> Result<(lab::DeviceRun, f64), BrowserError> {
         let queued = Instant::now();
         let tab = self.open_tab(instance, Some(guard)).await?;
@@ -657,7 +657,7 @@ impl BrowserPool {
     pub async fn measure_telling(
         &self,
         url: &str,
-        loaded: Option<tokio::sync::oneshot::Sender<()>>,
+        loaded: Option<crate::LoadEnded>,
     ) -> Result<BrowserReport, BrowserError> {
         match self.measure_once(url, loaded).await {
             Err(BrowserError::Disabled) => Err(BrowserError::Disabled),
@@ -685,7 +685,7 @@ impl BrowserPool {
     async fn measure_once(
         &self,
         url: &str,
-        loaded: Option<tokio::sync::oneshot::Sender<()>>,
+        loaded: Option<crate::LoadEnded>,
     ) -> Result<BrowserReport, BrowserError> {
         let started = Instant::now();
         let guard = self.guard.fresh();

@@ -49,6 +49,9 @@ pub(crate) struct NetRequest {
     pub(crate) worker: bool,
     /// A response (or redirect) arrived in this session.
     pub(crate) responded: bool,
+    /// The load's time limit ran out while it still waited for its answer: no longer awaited,
+    /// and counted as unanswered.
+    pub(crate) given_up: bool,
     /// What the simulation needs: the request as Lighthouse's network records hold it.
     pub(crate) sim: SimRequest,
 }
@@ -404,12 +407,25 @@ impl NetState {
         s
     }
 
-    /// Requests started and not finished.
+    /// Requests started and not finished (nor given up).
     pub(crate) fn inflight(&self) -> usize {
         self.requests
             .iter()
-            .filter(|r| r.started && !r.done && !r.worker)
+            .filter(|r| r.started && !r.done && !r.worker && !r.given_up)
             .count()
+    }
+
+    /// The load's time limit ran out: give up the requests still waiting for an answer (their
+    /// host did not answer in all that time) and return their addresses.
+    pub(crate) fn give_up_waiting(&mut self) -> Vec<String> {
+        self.requests
+            .iter_mut()
+            .filter(|r| r.started && !r.done && !r.worker && !r.responded && !r.data_url)
+            .map(|r| {
+                r.given_up = true;
+                r.url.clone()
+            })
+            .collect()
     }
 
     /// Whether request `r` is one of the page's own, with something to count: answered or

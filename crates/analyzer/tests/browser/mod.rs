@@ -516,9 +516,19 @@ async fn a_page_whose_load_never_ends_is_measured_as_it_stands() {
     s.load_timeout = std::time::Duration::from_secs(3);
     s.max_settle = std::time::Duration::from_secs(1);
     let pool = BrowserPool::new(s, guard());
-    let r = measure(&pool, &site.url("/")).await;
+    let (ended, gate) = analyzer::LoadGate::closed();
+    let r = pool
+        .measure_telling(&site.url("/"), Some(ended))
+        .await
+        .expect("the measurement");
     assert!(r.mobile.first_contentful_paint.is_some());
     assert_eq!(r.mobile.load_time, None, "the load event never fired");
+    // The image is given up, not waited for again: it is reported unanswered, the page is
+    // not held to the settling limit, and the HTTP side is told not to wait on it either.
+    let slow = format!("http://127.0.0.1:{hang_port}/slow.png");
+    assert_eq!(r.mobile.unanswered, vec![slow.clone()]);
+    assert!(!r.mobile.settled);
+    assert_eq!(gate.opened().await, vec![slow]);
     assert_eq!(
         png_dimensions(r.screenshots.desktop.as_deref().unwrap_or_default()),
         Some((1280, 800))
