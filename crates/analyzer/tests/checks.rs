@@ -611,15 +611,22 @@ async fn stricter_rules_of_our_own_carry_no_lighthouse_audit_id() {
     let report = run("/nozoom").await;
     let f = &findings(&report)["design.viewport"];
     assert_eq!((f.kind, f.audit.as_deref()), (Warning, None));
-    // A canonical on another host passes Lighthouse.
+    // A canonical on another host passes Lighthouse: its verdict is a finding of its own.
+    let passes = |report: &domain::report::AnalysisReport| {
+        let f = &findings(report)["seo.canonical.valid"];
+        (f.kind, f.audit.clone())
+    };
     let report = run("/elsewhere").await;
     let f = &findings(&report)["seo.canonical"];
     assert_eq!((f.kind, f.audit.as_deref()), (Warning, None));
+    assert_eq!(passes(&report), (Good, Some("canonical".to_owned())));
     // A canonical naming an hreflang alternate fails Lighthouse only when the page itself is in
     // the hreflang set.
     let report = run("/alternate").await;
     let f = &findings(&report)["seo.canonical"];
     assert_eq!((f.kind, f.audit.as_deref()), (Issue, None));
+    assert_eq!(passes(&report), (Good, Some("canonical".to_owned())));
+    assert!(!findings(&run("/none").await).contains_key("seo.canonical.valid"));
 }
 
 #[tokio::test]

@@ -9,8 +9,8 @@ use crate::crawl::{path_and_query, same_site};
 /// Lighthouse's `canonical` audit, plus the hreflang consistency it checks. Where our rule is
 /// stricter than Lighthouse's (no canonical at all, a canonical on another host, a canonical
 /// naming an hreflang alternate of a page that is not itself in the hreflang set), the finding
-/// carries no Lighthouse audit id: Lighthouse passes those pages or finds the audit not
-/// applicable.
+/// carries no Lighthouse audit id: Lighthouse passes those pages (its pass is a finding of its
+/// own, [`lighthouse_passes`]) or finds the audit not applicable.
 pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     let id = "seo.canonical";
     let audit = Some("canonical");
@@ -103,6 +103,9 @@ pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
     if hreflang_targets.iter().any(|h| h == &canon) && &canon != page_url {
         // Lighthouse fails this only when the page itself is in the hreflang set too.
         let lighthouse = hreflang_targets.iter().any(|h| h == page_url);
+        if !lighthouse {
+            lighthouse_passes(&canon, out);
+        }
         push(
             out,
             Section::Seo,
@@ -138,6 +141,7 @@ pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         return;
     }
     if !same_site(page_url, &canon) {
+        lighthouse_passes(&canon, out);
         push(
             out,
             Section::Seo,
@@ -173,6 +177,22 @@ pub(super) fn canonical(ctx: &PageCtx<'_>, out: &mut Vec<Tagged>) {
         )
     };
     push(out, Section::Seo, INDEXING, f);
+}
+
+/// Lighthouse's `canonical` verdict where our own rule is stricter: one valid, absolute
+/// canonical URL passes there, and so counts in its SEO score.
+fn lighthouse_passes(canon: &Url, out: &mut Vec<Tagged>) {
+    push(
+        out,
+        Section::Seo,
+        INDEXING,
+        good(
+            "seo.canonical.valid",
+            Some("canonical"),
+            "Canonical link is well-formed",
+            format!("The page declares one absolute, valid canonical URL ({canon})."),
+        ),
+    );
 }
 
 /// Directives that keep a page out of the index (Lighthouse `is-crawlable`).
