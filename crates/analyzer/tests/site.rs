@@ -538,17 +538,7 @@ async fn sites_that_cannot_be_analysed_give_clear_errors() {
 
 #[tokio::test]
 async fn a_silent_server_times_out_with_a_clear_message() {
-    // Accepts connections and never answers.
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((s, _)) = listener.accept().await {
-            held.push(s);
-        }
-    });
+    let (addr, _) = crate::support::util::silent_server().await;
     let analyzer = Analyzer::new(AnalyzerConfig {
         request_timeout: std::time::Duration::from_millis(300),
         ..test_config()
@@ -573,19 +563,7 @@ async fn a_silent_server_times_out_with_a_clear_message() {
 /// side records it as failed without asking its server again.
 #[tokio::test]
 async fn an_asset_the_load_gave_up_on_is_not_fetched_again() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let silent = listener.local_addr().expect("addr");
-    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counter = accepted.clone();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((s, _)) = listener.accept().await {
-            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            held.push(s);
-        }
-    });
+    let (silent, accepted) = crate::support::util::silent_server().await;
     let slow = format!("http://{silent}/hero%20bild.png");
     let page = format!(
         "<!doctype html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Größe</title></head>\
@@ -600,12 +578,8 @@ async fn an_asset_the_load_gave_up_on_is_not_fetched_again() {
         .await
         .expect("the analysis");
     assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 0);
-    let broken = report
-        .technical_analysis
-        .iter()
-        .flat_map(|g| &g.findings)
-        .find(|f| f.id == "tech.broken-assets")
-        .expect("the image is reported as failing to load");
+    let all = findings(&report);
+    let broken = finding(&all, "tech.broken-assets");
     assert!(
         broken.description.contains("hero%20bild.png"),
         "{}",

@@ -491,16 +491,7 @@ async fn browser_requests_to_private_addresses_are_refused() {
 #[tokio::test]
 async fn a_page_whose_load_never_ends_is_measured_as_it_stands() {
     // A server that accepts and never answers: the image keeps the load event from firing.
-    let hang = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let hang_port = hang.local_addr().expect("addr").port();
-    tokio::spawn(async move {
-        let mut held = Vec::new();
-        while let Ok((stream, _)) = hang.accept().await {
-            held.push(stream);
-        }
-    });
+    let hang_port = crate::support::util::silent_server().await.0.port();
     let site = TestServer::start(move |_| {
         Site::new().route(
             "/",

@@ -12,6 +12,25 @@ use domain::report::{AnalysisReport, Finding, FindingType};
 
 /// The guard stays on; only 127.0.0.1 is exempt, and no name resolves, so a test can never
 /// send traffic anywhere but the fixture server.
+/// A server on 127.0.0.1 that accepts connections and never answers; the count of connections
+/// it accepted.
+pub async fn silent_server() -> (std::net::SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            held.push(s);
+        }
+    });
+    (addr, accepted)
+}
+
 pub fn test_config() -> AnalyzerConfig {
     AnalyzerConfig {
         exempt_addresses: vec![IpAddr::V4(Ipv4Addr::LOCALHOST)],
